@@ -1,0 +1,252 @@
+// Benchmark harness: `npm run bench` (builds, then runs this file; `node bench/run.js` after a build).
+//
+// Starts every server itself as a child process on 127.0.0.1, loads it with autocannon
+// (50 connections, 1 s warm-up, then BENCH_SECONDS, default 5, per case), and prints markdown
+// tables to stdout and bench/last-run.md:
+//   - POST /plants on: the bare node:http reference, a minimal Express 5 route, the stub's CLI
+//     (default logging), the stub mounted in Express, and Prism mock (default logging, -v silent);
+//     req/s, p50/p99, errors, start-up (spawn -> first 2xx POST), peak RSS, req/s vs the reference;
+//   - a mixed load (valid, invalid, duplicate-id scenario, unauthorized) on the stub's CLI;
+//   - how cost grows with 1, 10, 100 operations (specs generated into .bench-tmp/), and start-up
+//     with 1,000.
+// A server that cannot start becomes a "skipped" row with the reason; the run carries on.
+// Progress goes to stderr so stdout is only the report.
+import { existsSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fmt, freePort, installCleanup, killAll, load, peakRssKb, request, startServer, table } from './lib.js';
+import { writeScaledSpec } from './specs.js';
+
+const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const BENCH = path.join(ROOT, 'bench');
+const TMP = path.join(ROOT, '.bench-tmp');
+const SPEC = path.join(ROOT, 'openapi.yaml');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const PRISM = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+if (!(SECONDS > 0)) throw new Error(`BENCH_SECONDS must be a positive number, got ${process.env.BENCH_SECONDS}`);
+const LOAD = { seconds: SECONDS, warmupSeconds: 1, connections: 50 };
+
+const HEADERS = { authorization: 'Bearer bench-token', 'content-type': 'application/json' };
+const VALID = JSON.stringify({ id: 1, name: 'Fern', tag: 'indoor' });
+const INVALID = JSON.stringify({ id: 'one', name: 'Fern' });
+const plantPost = (p = '/plants') => ({ method: 'POST', path: p, headers: HEADERS, body: VALID });
+
+const notes = [];
+const note = (text) => notes.push(text);
+const progress = (text) => process.stderr.write(`[bench] ${text}\n`);
+
+const node = (...args) => ({ command: process.execPath, args });
+
+installCleanup();
+try {
+  await main();
+} finally {
+  killAll();
+}
+
+async function main() {
+  const cliMissing = existsSync(CLI) ? null : 'dist/cli.js not built (npm run build)';
+  const prismMissing = existsSync(PRISM) ? null : '@stoplight/prism-cli not installed';
+
+  // Reference first: every ratio is relative to it.
+  const cases = [
+    { name: 'node:http reference (bench/)', ...node(path.join(BENCH, 'server-reference.js'), '0'), echo: true },
+    { name: 'Express 5 minimal route (bench/)', ...node(path.join(BENCH, 'server-express-minimal.js'), '0'), echo: true },
+    { name: 'stub CLI, default logging', ...node(CLI, '--port', '0', '--host', '127.0.0.1'), skip: cliMissing, echo: true, stub: true, logs: true },
+    { name: 'stub mounted in Express 5', ...node(path.join(BENCH, 'server-express-mounted.js'), '0', '--spec', SPEC), skip: cliMissing, echo: true, stub: true },
+    { name: 'Prism mock, default logging', prism: [], skip: prismMissing },
+    { name: 'Prism mock, -v silent', prism: ['-v', 'silent'], skip: prismMissing },
+  ];
+  const rows = [];
+  let reference = null;
+  for (const c of cases) {
+    const port = c.prism ? await freePort() : null; // Prism cannot report a port it picked
+    const spawnSpec = c.prism ? node(PRISM, 'mock', SPEC, '-p', String(port), '-h', '127.0.0.1', ...c.prism) : c;
+    const result = await runCase(c.name, { ...spawnSpec, port, skip: c.skip, probe: plantPost() }, async (server) => {
+      if (c.echo) await checkEcho(c.name, server.url, '/plants');
+      else note(`${c.name}: answers its spec example/generated body, not an echo of the request.`);
+      if (c.stub) await checkStubErrors(c.name, server.url);
+      const before = server.logLines;
+      const measured = await load({ url: server.url + '/plants', method: 'POST', headers: HEADERS, body: VALID }, LOAD);
+      if (c.logs) {
+        const served = measured.warmupTotal + measured.total;
+        note(`${c.name}: ${fmt.int(server.logLines - before)} stdout lines for ${fmt.int(served)} requests answered during warm-up + load (expected one line per request).`);
+      }
+      return measured;
+    });
+    if (c === cases[0] && result.rps) reference = result.rps;
+    rows.push(mainRow(c.name, result, reference));
+  }
+
+  const mixed = await runMixed(cliMissing, reference);
+  const scaling = await runScaling(cliMissing, reference);
+
+  const report = [
+    '# Benchmark: last run',
+    '',
+    `${new Date().toISOString()}, Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}. ` +
+      `autocannon, ${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up + ${SECONDS} s measured per case, loopback only. ` +
+      'Load generator and server share the machine, so the fastest rows may be limited by autocannon itself.',
+    '',
+    '## POST /plants, valid body',
+    '',
+    'start-up: spawn to first 2xx POST /plants (polled every 5 ms). peak RSS: VmHWM after the load (process and children). ' +
+      'Latency percentiles have 1 ms resolution (autocannon).',
+    '',
+    table(['server', 'req/s', 'vs reference', 'p50 ms', 'p99 ms', 'non-2xx', 'socket errors', 'start-up ms', 'peak RSS MB'], rows, 'lrrrrrrrr'),
+    '',
+    '## Mixed load on the stub CLI (default logging)',
+    '',
+    'Cycles valid (200), invalid body (400), `X-Mock-Scenario: duplicate-id` (400), no bearer (401). "unexpected" counts answers whose status differs from the one expected for that request.',
+    '',
+    mixed,
+    '',
+    '## How cost grows with the number of operations (stub CLI, --quiet)',
+    '',
+    'Copies of POST /plants under /plants0.../plantsN, every 4th templated as /plantsN/{id}; the load posts to the last literal path. ' +
+      'The 1,000-operation spec is only started: its peak RSS is after start-up and the sanity requests, without load.',
+    '',
+    scaling,
+    '',
+    '## Notes',
+    '',
+    ...(notes.length ? notes.map((n) => `- ${n}`) : ['- none']),
+    '',
+  ].join('\n');
+  process.stdout.write(report);
+  await writeFile(path.join(BENCH, 'last-run.md'), report);
+  progress('report written to bench/last-run.md');
+}
+
+/** Starts one server, hands it to `measure`, reads its peak RSS, always stops it. Never throws. */
+async function runCase(name, { command, args, port, skip, probe }, measure) {
+  if (skip) return { skipped: skip };
+  progress(`${name}: starting`);
+  let server;
+  try {
+    server = await startServer({ command, args, cwd: ROOT, port, probe });
+    progress(`${name}: up in ${fmt.ms(server.startupMs)} ms`);
+    const measured = (await measure(server)) ?? {};
+    return { ...measured, startupMs: server.startupMs, rssKb: peakRssKb(server.pid) };
+  } catch (error) {
+    progress(`${name}: failed: ${error.message}`);
+    return { skipped: error.message };
+  } finally {
+    await server?.stop();
+  }
+}
+
+/** A failure reason as one table cell: pipes and newlines would break the markdown row. */
+function skipped(r) {
+  return `skipped: ${r.skipped.replace(/\s+/g, ' ').replaceAll('|', '\\|')}`;
+}
+
+function mainRow(name, r, reference) {
+  if (r.skipped) return [name, skipped(r), '', '', '', '', '', '', ''];
+  return [
+    name, fmt.int(r.rps), fmt.ratio(r.rps, reference), fmt.latency(r.p50), fmt.latency(r.p99), fmt.int(r.non2xx),
+    fmt.int(r.socketErrors) + (r.timeouts ? ` (${r.timeouts} timeouts)` : ''), fmt.ms(r.startupMs), fmt.mb(r.rssKb),
+  ];
+}
+
+async function runMixed(skip, reference) {
+  const kinds = [
+    { kind: 'valid', expect: 200, headers: HEADERS, body: VALID },
+    { kind: 'invalid body', expect: 400, headers: HEADERS, body: INVALID },
+    { kind: 'duplicate-id', expect: 400, headers: { ...HEADERS, 'x-mock-scenario': 'duplicate-id' }, body: VALID },
+    { kind: 'unauthorized', expect: 401, headers: { 'content-type': 'application/json' }, body: VALID },
+  ];
+  const seen = kinds.map(() => new Map());
+  const requests = kinds.map((k, i) => ({
+    method: 'POST',
+    path: '/plants',
+    headers: k.headers,
+    body: k.body,
+    onResponse: (status) => seen[i].set(status, (seen[i].get(status) ?? 0) + 1),
+  }));
+  const name = 'stub CLI, mixed';
+  const r = await runCase(name, { ...node(CLI, '--port', '0', '--host', '127.0.0.1'), port: null, skip, probe: plantPost() }, async (server) => {
+    // Warm up separately so the status tallies cover exactly the measured run.
+    await load({ url: server.url, requests }, { ...LOAD, seconds: LOAD.warmupSeconds, warmupSeconds: 0 });
+    seen.forEach((m) => m.clear());
+    return load({ url: server.url, requests }, { ...LOAD, warmupSeconds: 0 });
+  });
+  const header = ['server', 'req/s', 'vs reference', 'p50 ms', 'p99 ms', 'unexpected', 'socket errors', 'statuses per request kind'];
+  if (r.skipped) return table(header, [[name, skipped(r), '', '', '', '', '', '']], 'lrrrrrrl');
+  const unexpected = kinds.reduce((sum, k, i) => sum + [...seen[i]].filter(([s]) => s !== k.expect).reduce((a, [, n]) => a + n, 0), 0);
+  const breakdown = kinds.map((k, i) => `${k.kind}: ${[...seen[i]].map(([s, n]) => `${s}×${fmt.int(n)}`).join(' ') || 'none'}`).join('; ');
+  if (unexpected) note(`mixed load: ${fmt.int(unexpected)} answers with an unexpected status (${breakdown}).`);
+  return table(header, [[
+    name, fmt.int(r.rps), fmt.ratio(r.rps, reference), fmt.latency(r.p50), fmt.latency(r.p99), fmt.int(unexpected),
+    fmt.int(r.socketErrors), breakdown,
+  ]], 'lrrrrrrl');
+}
+
+async function runScaling(skip, reference) {
+  const rows = [];
+  for (const count of [1, 10, 100, 1000]) {
+    const name = `${count.toLocaleString('en-US')} operation${count === 1 ? '' : 's'}`;
+    const loaded = count <= 100; // 1,000 is only timed to start: its load would not tell more than 100.
+    let target = '/plants0';
+    const r = await (async () => {
+      if (skip) return { skipped: skip };
+      const spec = await writeScaledSpec(SPEC, count, TMP);
+      target = spec.target;
+      return runCase(`stub CLI, ${name}`, { ...node(CLI, '--quiet', '--spec', spec.file, '--port', '0', '--host', '127.0.0.1'), port: null, probe: plantPost(target) }, async (server) => {
+        await checkEcho(`stub CLI, ${name}`, server.url, target);
+        if (count >= 10) await checkEcho(`stub CLI, ${name}, templated path`, server.url, '/plants3/42');
+        if (!loaded) return {};
+        return load({ url: server.url + target, method: 'POST', headers: HEADERS, body: VALID }, LOAD);
+      });
+    })();
+    if (r.skipped) {
+      rows.push([name, skipped(r), '', '', '', '', '', '', '']);
+      continue;
+    }
+    rows.push([
+      name, loaded ? target : `${target} (start-up only)`, fmt.int(r.rps), fmt.ratio(r.rps, reference), fmt.latency(r.p50), fmt.latency(r.p99),
+      loaded ? fmt.int(r.non2xx + r.socketErrors) : '—', fmt.ms(r.startupMs), fmt.mb(r.rssKb),
+    ]);
+  }
+  return table(['spec', 'path loaded', 'req/s', 'vs reference', 'p50 ms', 'p99 ms', 'errors', 'start-up ms', 'peak RSS MB'], rows, 'llrrrrrrr');
+}
+
+/** The valid request must come back 200 with {name, tag} echoed; anything else goes into the notes. */
+async function checkEcho(name, url, p) {
+  const res = await request(url + p, plantPost(p));
+  let body;
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    body = res.body;
+  }
+  if (res.status !== 200 || body?.name !== 'Fern' || body?.tag !== 'indoor') {
+    note(`${name}: POST ${p} (valid) answered ${res.status} ${res.body.slice(0, 200)}, expected 200 {"name":"Fern","tag":"indoor"}.`);
+  }
+}
+
+/** The stub's documented error answers, checked once before its load. */
+async function checkStubErrors(name, url) {
+  const cases = [
+    ['invalid body', 400, { headers: HEADERS, body: INVALID }],
+    ['duplicate-id scenario', 400, { headers: { ...HEADERS, 'x-mock-scenario': 'duplicate-id' }, body: VALID }],
+    ['no bearer', 401, { headers: { 'content-type': 'application/json' }, body: VALID }],
+  ];
+  for (const [label, expected, init] of cases) {
+    const res = await request(url + '/plants', { method: 'POST', ...init });
+    let ok = res.status === expected;
+    if (ok && expected === 400) {
+      try {
+        const body = JSON.parse(res.body);
+        ok = body.error === 400 && typeof body.message === 'string';
+      } catch {
+        ok = false;
+      }
+    }
+    if (!ok) note(`${name}: ${label} answered ${res.status} ${res.body.slice(0, 200)}, expected ${expected}${expected === 400 ? ' {"error":400,"message":...}' : ''}.`);
+  }
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// The command line: flags and environment fill in StubOptions, then the default server starts.
+// Every failure to start is one line naming the problem and a non-zero exit, never a stack trace.
+import { parseArgs } from 'node:util';
+import { ConfigError } from './config/config-error.js';
+import { DEFAULTS, type StubOptions } from './config/options.js';
+import { batchedSink } from './log/request-log.js';
+import { formatCoverage } from './observe/coverage.js';
+import { startStub } from './http/server.js';
+import { runWorkers } from './http/workers.js';
+
+const HELP = `Usage: plant-store-stub [options]
+
+Serves an OpenAPI 3.0/3.1 document as a stub API.
+
+Options:
+  --spec FILE           OpenAPI document to serve (default ${DEFAULTS.spec})
+  --fixtures DIR        folder of scenario fixtures (default ${DEFAULTS.fixtures})
+  --port N              port, 0 picks a free one (default ${DEFAULTS.port}, env PORT)
+  --host H              address to bind (default ${DEFAULTS.host}, env HOST)
+  --token T             accepted bearer token, repeatable (env STUB_TOKENS, comma-separated);
+                        default: any non-empty token
+  --admin-token T       bearer token for /__admin (required when --host is not loopback)
+  --seed N              seed for generated data: same seed and request, same bytes
+  --max-body BYTES      largest request body (default ${DEFAULTS.maxBodyBytes})
+  --delay MS            delay before every answer (default 0; X-Mock-Delay overrides)
+  --journal-limit N     journal entries kept (default ${DEFAULTS.journalLimit})
+  --coverage-out FILE   write the coverage report as JSON when the server stops
+  --workers N           serve one port from N processes (journal and coverage per process)
+  --no-watch            do not reload the spec and fixtures when they change
+  --no-cors             do not answer CORS preflights
+  --quiet               no per-request log lines
+  --help                this text
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`plant-store-stub: ${message}\n`);
+  process.exit(2);
+}
+
+function parseOptions(argv: string[]): { options: StubOptions; workers: number } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        spec: { type: 'string' },
+        fixtures: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        token: { type: 'string', multiple: true },
+        'admin-token': { type: 'string' },
+        seed: { type: 'string' },
+        'max-body': { type: 'string' },
+        delay: { type: 'string' },
+        'journal-limit': { type: 'string' },
+        'coverage-out': { type: 'string' },
+        workers: { type: 'string' },
+        'no-watch': { type: 'boolean' },
+        'no-cors': { type: 'boolean' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    fail(`${(error as Error).message.split('\n')[0]} (see --help)`);
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  const env = process.env;
+  const tokens = values.token ?? (env.STUB_TOKENS ? env.STUB_TOKENS.split(',').map((t) => t.trim()).filter(Boolean) : undefined);
+  const options: StubOptions = {
+    spec: values.spec,
+    fixtures: values.fixtures,
+    port: integer('--port', values.port ?? env.PORT),
+    host: values.host ?? env.HOST,
+    tokens,
+    adminToken: values['admin-token'] ?? env.STUB_ADMIN_TOKEN,
+    seed: integer('--seed', values.seed),
+    maxBodyBytes: integer('--max-body', values['max-body']),
+    delayMs: integer('--delay', values.delay),
+    journalLimit: integer('--journal-limit', values['journal-limit']),
+    coverageOut: values['coverage-out'],
+    watch: !values['no-watch'],
+    cors: !values['no-cors'],
+    log: values.quiet ? false : batchedSink((text) => process.stdout.write(text)),
+  };
+  return { options, workers: integer('--workers', values.workers) ?? 1 };
+}
+
+function integer(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim())) fail(`${flag}: must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+async function main(): Promise<void> {
+  const { options, workers } = parseOptions(process.argv.slice(2));
+  if (workers > 1) return runWorkers(workers, options, fail);
+  const running = await startStub(options);
+  const { compiled } = running.stub.state;
+  const lines = [`${compiled.title} stub listening on ${running.url}`];
+  for (const operation of compiled.operations) lines.push(`  ${operation.key.padEnd(7 + operation.path.length)}  ${running.url}${operation.path}`);
+  lines.push(`  health: ${running.url}/__admin/health   journal: ${running.url}/__admin/requests`);
+  process.stdout.write(lines.join('\n') + '\n');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: finishing in-flight requests…\n`);
+    await running.close();
+    if (options.log) process.stdout.write(formatCoverage(running.coverage()) + '\n');
+    if (options.coverageOut) process.stdout.write(`coverage written to ${options.coverageOut}\n`);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) fail(error.message);
+  fail(`could not start: ${(error as Error).message ?? String(error)}`);
+});

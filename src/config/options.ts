@@ -1,0 +1,92 @@
+// The one options object of the stub, with its defaults. The CLI and the environment only fill it
+// in; `resolveOptions` checks it once, up front, and everything downstream trusts it.
+import { ConfigError } from './config-error.js';
+
+export interface StubOptions {
+  /** OpenAPI document to serve. Default `./openapi.yaml`. */
+  spec?: string;
+  /** Folder of scenario fixtures; a missing folder means no scenarios. Default `./fixtures`. */
+  fixtures?: string;
+  /** Port to listen on; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Address to bind. Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Accepted bearer tokens; empty accepts any non-empty token. Default []. */
+  tokens?: string[];
+  /** Seed for generated data: same seed, same request, same bytes. Default: random. */
+  seed?: number;
+  /** Largest request body in bytes; larger is 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Delay before every stub answer, in ms (X-Mock-Delay and fixtures override). Default 0. */
+  delayMs?: number;
+  /** Where log lines go: true for stdout, false for nowhere, or a function. Default false (true in the CLI). */
+  log?: boolean | ((line: string) => void);
+  /** Journal entries kept (newest). Default 1000. */
+  journalLimit?: number;
+  /** Reload the spec and fixtures when their files change. Default true. */
+  watch?: boolean;
+  /** Bearer token required on /__admin; mandatory when bound to a non-loopback address. */
+  adminToken?: string;
+  /** File the coverage report is written to when the server stops. */
+  coverageOut?: string;
+  /** Answer CORS preflights and reflect Origin. Default true. */
+  cors?: boolean;
+}
+
+export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log'>> & {
+  seed: number | undefined;
+  adminToken: string | undefined;
+  coverageOut: string | undefined;
+  log: ((line: string) => void) | null;
+};
+
+export const DEFAULTS = {
+  spec: './openapi.yaml',
+  fixtures: './fixtures',
+  port: 4010,
+  host: '127.0.0.1',
+  maxBodyBytes: 1024 * 1024,
+  journalLimit: 1000,
+} as const;
+
+export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    spec: options.spec ?? DEFAULTS.spec,
+    fixtures: options.fixtures ?? DEFAULTS.fixtures,
+    port: options.port ?? DEFAULTS.port,
+    host: options.host ?? DEFAULTS.host,
+    tokens: options.tokens ?? [],
+    seed: options.seed,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    delayMs: options.delayMs ?? 0,
+    log: options.log === true ? (line) => process.stdout.write(line + '\n') : typeof options.log === 'function' ? options.log : null,
+    journalLimit: options.journalLimit ?? DEFAULTS.journalLimit,
+    watch: options.watch ?? true,
+    adminToken: options.adminToken,
+    coverageOut: options.coverageOut,
+    cors: options.cors ?? true,
+  };
+  wholeNumber('port', resolved.port, 0, 65535);
+  wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
+  wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
+  wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);
+  if (resolved.seed !== undefined) wholeNumber('seed', resolved.seed, 0, 2 ** 31 - 1);
+  if (resolved.tokens.some((token) => typeof token !== 'string' || token.trim() === '' || /\s/.test(token))) {
+    throw new ConfigError('tokens', 'each token must be a non-empty string without spaces');
+  }
+  if (resolved.adminToken !== undefined && resolved.adminToken.trim() === '') throw new ConfigError('adminToken', 'must not be empty');
+  if (!isLoopback(resolved.host) && resolved.adminToken === undefined) {
+    throw new ConfigError('host', `binding to ${resolved.host} exposes /__admin to the network; set an admin token (--admin-token) to protect it`);
+  }
+  return resolved;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function wholeNumber(name: string, value: number, min: number, max: number): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got ${value}`);
+  }
+}

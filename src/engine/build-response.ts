@@ -1,0 +1,61 @@
+// Stage 5: the body of the chosen response. Echo projects the request onto the response schema,
+// an example is served as documented, generated data comes from the schema (seeded per request),
+// a scenario serves its fixture. Numbers keep their exact text on the way out.
+import type { CompiledOperation, ResponsePlan } from '../spec/compile-operations.js';
+import type { Choice } from './select-response.js';
+import type { ExactJson, StubRequest } from './types.js';
+
+export interface BuiltResponse {
+  status: number;
+  contentType: string | null;
+  headers: Record<string, string>;
+  /** The body value; may hold LosslessNumber leaves when `exact` is true. undefined: no body. */
+  body: unknown;
+  exact: boolean;
+  label: string;
+  plan: ResponsePlan | null;
+}
+
+export function buildResponse(operation: CompiledOperation, choice: Choice, request: StubRequest, body: ExactJson | null): BuiltResponse {
+  switch (choice.kind) {
+    case 'scenario': {
+      const { scenario, plan } = choice;
+      return {
+        status: scenario.status,
+        contentType: scenario.headers['content-type'] ?? plan?.contentType ?? 'application/json',
+        headers: scenario.headers,
+        body: scenario.body,
+        exact: false,
+        label: scenario.name,
+        plan,
+      };
+    }
+    case 'example':
+      return built(choice.plan, choice.status, choice.plan.examples.get(choice.name), `example:${choice.name}`);
+    case 'generated':
+      return built(choice.plan, choice.status, generated(operation, choice.plan, request), 'generated');
+    case 'echo': {
+      const { plan } = choice;
+      const source = body!.exact ?? body!.value;
+      const value = plan.project!(source, () => fallbackFor(operation, plan, request));
+      return { ...built(plan, choice.status, value, 'echo'), exact: body!.exact !== undefined };
+    }
+  }
+}
+
+/** What fills a required field the request does not hold: the first example, else generated data. */
+export function fallbackFor(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
+  const example = plan.examples.values().next();
+  return example.done ? generated(operation, plan, request) : example.value;
+}
+
+function generated(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
+  if (!plan.schemaPointer) return undefined;
+  // Seeded generation keys on the request itself, so the answer does not depend on request order.
+  const key = `${request.method} ${request.path}?${request.rawQuery} ${request.body.toString('latin1')}`;
+  return operation.generate(plan.schemaPointer, key);
+}
+
+function built(plan: ResponsePlan, status: number, body: unknown, label: string): BuiltResponse {
+  return { status, contentType: plan.contentType, headers: {}, body, exact: false, label, plan };
+}

@@ -1,0 +1,78 @@
+// The whole request pipeline, in order. Each stage returns a value or a Failure; a Failure ends
+// the request and `failureResponse` turns it into HTTP. Everything the stages look up was
+// compiled at start-up.
+import type { CompiledSpec } from '../spec/compile-operations.js';
+import { buildResponse, fallbackFor, type BuiltResponse } from './build-response.js';
+import { fail, failureResponse, isFailure } from './failure.js';
+import { readSelection } from './read-selection.js';
+import { route } from './route.js';
+import type { ScenarioTable } from './scenario.js';
+import { selectResponse } from './select-response.js';
+import { selfCheck } from './self-check.js';
+import { stringifyExact } from './exact-json.js';
+import { validateRequest } from './validate-request.js';
+import type { StubRequest, StubResponse } from './types.js';
+
+/** What the pipeline reads besides the request; swapped whole on reload. */
+export interface EngineState {
+  compiled: CompiledSpec;
+  scenarios: ScenarioTable;
+  /** Scenario chosen through /__admin/scenario for requests that carry no selection. */
+  sticky: string | null;
+  defaultDelayMs: number;
+}
+
+export function handleRequest(state: EngineState, request: StubRequest): StubResponse {
+  // 1. Route: which operation, or 404 / 405.
+  const routed = route(state.compiled.routes, request);
+  if (isFailure(routed)) return failureResponse(routed, null);
+  const { operation, pathParams } = routed;
+  const query = new URLSearchParams(request.rawQuery);
+
+  // 2. Authenticate: the operation's security requirement.
+  const denied = operation.checkSecurity(request, query);
+  if (denied) {
+    const headers: Record<string, string> = denied.challenge ? { 'www-authenticate': denied.challenge } : {};
+    return failureResponse(fail(401, denied.message, { headers }), operation);
+  }
+
+  // 3. Validate: parameters and body, every violation at once.
+  const body = validateRequest(operation, request, pathParams, query);
+  if (isFailure(body)) return failureResponse(body, operation);
+
+  // 4. Select: scenario, Prefer, sticky scenario, or the documented success.
+  const selection = readSelection(request);
+  if (isFailure(selection)) return failureResponse(selection, operation);
+  const scenarios = state.scenarios.get(operation.key);
+  const choice = selectResponse(operation, scenarios, selection, state.sticky, body !== null);
+  if (isFailure(choice)) return failureResponse(choice, operation);
+
+  // 5. Build the body, then 6. check it against the spec before it leaves.
+  let built = buildResponse(operation, choice, request, body);
+  let problems = selfCheck(built, operation.key);
+  if (problems.length > 0 && choice.kind === 'echo') {
+    // The request did not fit the response schema (another document's shapes): answer with the
+    // documented fallback instead, and still report what the echo would have broken.
+    const fallback: BuiltResponse = { ...built, body: fallbackFor(operation, choice.plan, request), exact: false, label: 'generated' };
+    const fallbackProblems = selfCheck(fallback, operation.key);
+    if (fallbackProblems.length === 0) {
+      built = fallback;
+      problems = [];
+    } else problems = fallbackProblems;
+  }
+
+  const scenario = choice.kind === 'scenario' ? choice.scenario : null;
+  const headers: Record<string, string> = { ...built.headers, 'x-mock-scenario': built.label };
+  if (built.body !== undefined && built.contentType) headers['content-type'] = built.contentType;
+  return {
+    status: built.status,
+    headers,
+    body: built.body === undefined ? '' : stringifyExact(built.body, built.exact),
+    scenario: built.label,
+    violations: [],
+    selfCheck: problems,
+    delayMs: selection.delayMs ?? scenario?.delayMs ?? state.defaultDelayMs,
+    operation: operation.key,
+    fault: selection.fault ?? scenario?.fault ?? undefined,
+  };
+}

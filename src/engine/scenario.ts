@@ -1,0 +1,20 @@
+// A scripted response from fixtures/: what the selection stage can choose by name.
+
+export interface Scenario {
+  name: string;
+  /** Operation key, `POST /plants`. */
+  operation: string;
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  /** Milliseconds to wait before answering; null means the server default. */
+  delayMs: number | null;
+  fault: 'reset' | 'close' | 'timeout' | 'malformed' | null;
+  /** The file it came from, for logs and start-up errors. */
+  file: string;
+}
+
+/** Operation key -> scenario name -> scenario. */
+export type ScenarioTable = ReadonlyMap<string, ReadonlyMap<string, Scenario>>;
+
+export const NO_SCENARIOS: ScenarioTable = new Map();

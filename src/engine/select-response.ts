@@ -1,0 +1,91 @@
+// Stage 4: which response a valid request gets. In order: X-Mock-Scenario, Prefer (code, example,
+// dynamic), the sticky scenario set through /__admin, then the default: the documented success
+// response, echoing the request where it has a body.
+import type { CompiledOperation, ResponsePlan } from '../spec/compile-operations.js';
+import { fail, type Failure } from './failure.js';
+import type { Selection } from './read-selection.js';
+import type { Scenario } from './scenario.js';
+
+export type Choice =
+  | { kind: 'scenario'; scenario: Scenario; plan: ResponsePlan | null }
+  | { kind: 'example'; plan: ResponsePlan; status: number; name: string }
+  | { kind: 'generated'; plan: ResponsePlan; status: number }
+  | { kind: 'echo'; plan: ResponsePlan; status: number };
+
+export function selectResponse(
+  operation: CompiledOperation,
+  scenarios: ReadonlyMap<string, Scenario> | undefined,
+  selection: Selection,
+  sticky: string | null,
+  hasJsonBody: boolean,
+): Choice | Failure {
+  if (selection.scenario !== null) {
+    const scenario = scenarios?.get(selection.scenario);
+    if (!scenario) {
+      const known = [...(scenarios?.keys() ?? [])];
+      return fail(400, `unknown scenario "${selection.scenario}" for ${operation.key}; known scenarios: ${known.join(', ') || 'none'}`, {
+        fromStub: true,
+        extra: { knownScenarios: known },
+      });
+    }
+    return { kind: 'scenario', scenario, plan: planFor(operation, scenario.status) };
+  }
+  if (selection.code !== null) return byStatus(operation, scenarios, selection.code);
+  if (selection.example !== null) return byExampleName(operation, scenarios, selection.example);
+  const success = operation.success;
+  if (selection.dynamic) {
+    if (!success) return noSuccess(operation);
+    return { kind: 'generated', plan: success, status: success.status };
+  }
+  const stickyScenario = sticky === null ? undefined : scenarios?.get(sticky);
+  if (stickyScenario) return { kind: 'scenario', scenario: stickyScenario, plan: planFor(operation, stickyScenario.status) };
+  if (!success) return noSuccess(operation);
+  return defaultChoice(success, hasJsonBody);
+}
+
+function defaultChoice(plan: ResponsePlan, hasJsonBody: boolean): Choice {
+  if (hasJsonBody && plan.project) return { kind: 'echo', plan, status: plan.status };
+  const first = plan.examples.keys().next();
+  if (!first.done) return { kind: 'example', plan, status: plan.status, name: first.value };
+  return { kind: 'generated', plan, status: plan.status };
+}
+
+/** Prefer: code=N -> a fixture with that status, else the documented response's example, else generated. */
+function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number): Choice | Failure {
+  const plan = planFor(operation, status);
+  if (!plan) {
+    const documented = [...operation.responses.keys()];
+    return fail(400, `Prefer: code=${status} is not documented for ${operation.key}; documented statuses: ${documented.join(', ')}`, {
+      fromStub: true,
+      extra: { documentedStatuses: documented },
+    });
+  }
+  for (const scenario of scenarios?.values() ?? []) {
+    if (scenario.status === status) return { kind: 'scenario', scenario, plan };
+  }
+  const first = plan.examples.keys().next();
+  if (!first.done) return { kind: 'example', plan, status, name: first.value };
+  return { kind: 'generated', plan, status };
+}
+
+/** Prefer: example=NAME -> a named example of any documented response, else a scenario of that name. */
+function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, name: string): Choice | Failure {
+  const ordered = [operation.success, ...operation.responses.values()].filter((plan): plan is ResponsePlan => plan !== null);
+  for (const plan of ordered) if (plan.examples.has(name)) return { kind: 'example', plan, status: plan.status, name };
+  const scenario = scenarios?.get(name);
+  if (scenario) return { kind: 'scenario', scenario, plan: planFor(operation, scenario.status) };
+  const known = [...new Set([...ordered.flatMap((plan) => [...plan.examples.keys()]), ...(scenarios?.keys() ?? [])])];
+  return fail(400, `unknown example "${name}" for ${operation.key}; known examples and scenarios: ${known.join(', ') || 'none'}`, {
+    fromStub: true,
+    extra: { knownExamples: known },
+  });
+}
+
+/** The documented response for a status: exact, then its `NXX` range, then `default`. */
+export function planFor(operation: CompiledOperation, status: number): ResponsePlan | null {
+  return operation.responses.get(String(status)) ?? operation.responses.get(`${Math.floor(status / 100)}XX`) ?? operation.responses.get('default') ?? null;
+}
+
+function noSuccess(operation: CompiledOperation): Failure {
+  return fail(400, `${operation.key} documents no success response to serve; choose one with Prefer: code=<status>`, { fromStub: true });
+}

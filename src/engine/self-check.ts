@@ -1,0 +1,27 @@
+// Stage 6: the stub checks its own answer against the spec before sending it: the status is
+// documented for the operation, the body fits that status's schema, documented required headers
+// are present and valid. Findings are returned, logged loudly and journaled, never hidden.
+import type { BuiltResponse } from './build-response.js';
+import { toPlain } from './exact-json.js';
+
+export function selfCheck(response: BuiltResponse, operationKey: string): string[] {
+  const { plan } = response;
+  if (!plan) return [`status ${response.status} is not documented for ${operationKey}`];
+  const problems: string[] = [];
+  if (plan.validateBody) {
+    if (response.body === undefined) problems.push('/: the documented response body is missing');
+    else {
+      const { value, rawNumbers } = response.exact ? toPlain(response.body) : { value: response.body, rawNumbers: undefined };
+      problems.push(...plan.validateBody(value, rawNumbers));
+    }
+  }
+  for (const header of plan.headers) {
+    const value = response.headers[header.name];
+    if (value === undefined) {
+      if (header.required) problems.push(`/headers/${header.name}: is required`);
+    } else if (header.validate) {
+      problems.push(...header.validate(value));
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,143 @@
+// The stub itself, apart from any transport: it loads and compiles the spec and fixtures, holds
+// the state the pipeline reads, records what happened to each request (journal, coverage, log:
+// all at one point, after the answer), and reloads when the files change.
+import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import type { ResolvedOptions } from '../config/options.js';
+import { ConfigError } from '../config/config-error.js';
+import { loadFixtures } from '../fixtures/load-fixtures.js';
+import { formatRequestLine, formatSelfCheck } from '../log/request-log.js';
+import { Coverage, type CoverageReport } from '../observe/coverage.js';
+import { Journal, type JournalEntry, type JournalFilter } from '../observe/journal.js';
+import { compileSpec } from '../spec/compile-operations.js';
+import { loadSpec } from '../spec/load-spec.js';
+import { handleRequest, type EngineState } from './pipeline.js';
+import type { StubRequest, StubResponse } from './types.js';
+
+export class Stub {
+  readonly journal: Journal;
+  readonly coverage = new Coverage();
+  private watchers: FSWatcher[] = [];
+  private reloadTimer: NodeJS.Timeout | null = null;
+
+  private constructor(readonly options: ResolvedOptions, public state: EngineState, private readonly log: (line: string) => void) {
+    this.journal = new Journal(options.journalLimit);
+  }
+
+  /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
+  static async create(options: ResolvedOptions): Promise<Stub> {
+    const log = options.log ?? (() => {});
+    const stub = new Stub(options, await loadState(options, log, null), log);
+    if (options.watch) stub.startWatching();
+    return stub;
+  }
+
+  handle(request: StubRequest): StubResponse {
+    return handleRequest(this.state, request);
+  }
+
+  /** Called once per answered request, after it was sent. */
+  record(request: StubRequest, response: StubResponse, durationMs: number): void {
+    this.journal.record(request, response, durationMs);
+    this.coverage.record(response.operation ? this.operation(response.operation) : undefined, response);
+    if (response.selfCheck.length > 0) this.log(formatSelfCheck(request, response));
+    if (this.options.log) this.log(formatRequestLine(request, response, durationMs));
+  }
+
+  requests(filter?: JournalFilter): JournalEntry[] {
+    return this.journal.list(filter);
+  }
+
+  /** Empties the journal and resets coverage. */
+  reset(): void {
+    this.journal.clear();
+    this.coverage.reset();
+  }
+
+  coverageReport(): CoverageReport {
+    return this.coverage.report(this.state.compiled.operations, this.state.scenarios);
+  }
+
+  /** Makes `name` the scenario for requests without a selection header; false if no operation has it. */
+  useScenario(name: string): boolean {
+    const known = [...this.state.scenarios.values()].some((scenarios) => scenarios.has(name));
+    if (known) this.state = { ...this.state, sticky: name };
+    return known;
+  }
+
+  clearScenario(): void {
+    this.state = { ...this.state, sticky: null };
+  }
+
+  /** Scenario names known per operation. */
+  scenarioNames(): string[] {
+    return [...new Set([...this.state.scenarios.values()].flatMap((scenarios) => [...scenarios.keys()]))];
+  }
+
+  /** Reloads spec and fixtures; on failure the last good version keeps serving. */
+  async reload(): Promise<boolean> {
+    try {
+      this.state = await loadState(this.options, this.log, this.state);
+      this.log(`reloaded ${this.options.spec} and ${this.options.fixtures}`);
+      return true;
+    } catch (error) {
+      const message = error instanceof ConfigError ? error.message : `reload failed: ${(error as Error).message}`;
+      this.log(`reload refused, still serving the last good version: ${message}`);
+      return false;
+    }
+  }
+
+  close(): void {
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers = [];
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+  }
+
+  private operation(key: string) {
+    return this.state.compiled.byKey.get(key);
+  }
+
+  /** Watches the spec's folder (editors replace files on save) and the fixtures folder. */
+  private startWatching(): void {
+    const spec = resolve(this.options.spec);
+    const targets: Array<[string, (file: string | null) => boolean]> = [
+      [dirname(spec), (file) => file === null || file === basename(spec)],
+      [resolve(this.options.fixtures), () => true],
+    ];
+    for (const [dir, relevant] of targets) {
+      try {
+        const watcher = watch(dir, { persistent: false }, (_event, file) => {
+          if (relevant(file ? String(file) : null)) this.scheduleReload();
+        });
+        watcher.on('error', () => {});
+        this.watchers.push(watcher);
+      } catch {
+        // A folder that does not exist (no fixtures/) has nothing to watch.
+      }
+    }
+  }
+
+  private scheduleReload(): void {
+    // Saving a file fires several events; one reload after they settle is enough.
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = null;
+      void this.reload();
+    }, 100);
+    this.reloadTimer.unref();
+  }
+}
+
+async function loadState(options: ResolvedOptions, log: (line: string) => void, previous: EngineState | null): Promise<EngineState> {
+  const spec = await loadSpec(options.spec);
+  const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed });
+  const fixtures = await loadFixtures(options.fixtures, compiled);
+  for (const warning of fixtures.warnings) log(`warning: ${warning}`);
+  const sticky = previous?.sticky ?? null;
+  return {
+    compiled,
+    scenarios: fixtures.scenarios,
+    sticky: sticky !== null && [...fixtures.scenarios.values()].some((s) => s.has(sticky)) ? sticky : null,
+    defaultDelayMs: options.delayMs,
+  };
+}

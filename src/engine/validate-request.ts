@@ -1,0 +1,70 @@
+// Stage 3: the request against the operation's parameters and body. Every violation is collected
+// before answering, so a client fixing a form sees all of them at once.
+import type { CompiledOperation, MediaPlan } from '../spec/compile-operations.js';
+import { JsonSyntaxError, parseExactJson } from './exact-json.js';
+import { invalid, type Failure } from './failure.js';
+import type { ExactJson, StubRequest } from './types.js';
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** The parsed body when the request is valid (null for an operation or request without one). */
+export function validateRequest(
+  operation: CompiledOperation,
+  request: StubRequest,
+  pathParams: Record<string, string>,
+  query: URLSearchParams,
+): ExactJson | null | Failure {
+  const violations = operation.validateParameters(pathParams, query, request.headers);
+  const body = operation.body ? readBody(operation.body.required, operation.body.media, request, violations) : null;
+  return violations.length > 0 ? invalid(violations) : body;
+}
+
+function readBody(required: boolean, media: MediaPlan[], request: StubRequest, violations: string[]): ExactJson | null {
+  if (request.body.length === 0) {
+    if (required) violations.push('/: a request body is required');
+    return null;
+  }
+  const contentType = String(request.headers['content-type'] ?? '');
+  const plan = matchMedia(media, contentType);
+  if (!plan) {
+    const accepted = media.map((m) => m.type).join(', ');
+    violations.push(`/: the content type ${contentType === '' ? 'is missing' : `"${contentType}" is not accepted`}; send ${accepted}`);
+    return null;
+  }
+  if (!plan.json) return null; // non-JSON media are accepted as sent
+  const charset = /;\s*charset="?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+    violations.push(`/: charset "${charset}" is not supported; JSON bodies must be UTF-8`);
+    return null;
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(request.body);
+  } catch {
+    violations.push('/: the body is not valid UTF-8');
+    return null;
+  }
+  let parsed: ExactJson;
+  try {
+    parsed = parseExactJson(text);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    violations.push(`/: ${error.message}`);
+    return null;
+  }
+  if (plan.validate) violations.push(...plan.validate(parsed.value, parsed.rawNumbers));
+  return parsed;
+}
+
+/** The documented media type that accepts the request's Content-Type (exact, `type/*`, `*\/*`). */
+function matchMedia(media: MediaPlan[], contentType: string): MediaPlan | null {
+  const base = contentType.split(';')[0].trim().toLowerCase();
+  if (base === '') return null;
+  const [type] = base.split('/');
+  return (
+    media.find((m) => m.type === base) ??
+    media.find((m) => m.type === `${type}/*`) ??
+    media.find((m) => m.type === '*/*') ??
+    null
+  );
+}

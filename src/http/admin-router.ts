@@ -1,0 +1,85 @@
+// /__admin: the stub's own control surface (health, journal, coverage, scenarios). It is an
+// Express router so users can mount or extend it; it never runs on the API's hot path.
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { Stub } from '../engine/stub.js';
+import { stringifyExact } from '../engine/exact-json.js';
+import { problem } from '../spec/error-renderer.js';
+
+export function adminRouter(stub: Stub, adminToken: string | undefined): Router {
+  const router = express.Router();
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok', spec: stub.state.compiled.title, operations: stub.state.compiled.operations.length });
+  });
+  if (adminToken !== undefined) router.use(requireToken(adminToken));
+
+  router.get('/requests', (req, res) => {
+    const status = req.query.status === undefined ? undefined : Number(req.query.status);
+    if (status !== undefined && !Number.isInteger(status)) return sendProblem(res, 400, 'status must be a whole number');
+    const requests = stub.requests({ method: text(req.query.method), path: text(req.query.path), status });
+    // Journaled bodies keep their exact numbers (an int64 id above 2^53 stays as sent).
+    res.type('application/json').send(stringifyExact({ requests }, true));
+  });
+  router.delete('/requests', (_req, res) => {
+    stub.reset();
+    res.status(204).end();
+  });
+  router.get('/coverage', (_req, res) => {
+    res.json(stub.coverageReport());
+  });
+  router.get('/scenarios', (_req, res) => {
+    const { compiled, scenarios, sticky } = stub.state;
+    res.json({
+      sticky,
+      operations: compiled.operations.map((operation) => ({
+        operation: operation.key,
+        operationId: operation.operationId,
+        scenarios: [...(scenarios.get(operation.key)?.values() ?? [])].map(({ name, status, delayMs, file }) => ({ name, status, delayMs, file })),
+      })),
+    });
+  });
+  router.put('/scenario', express.json({ limit: '16kb' }), (req, res) => {
+    const name = (req.body as { name?: unknown } | undefined)?.name;
+    if (typeof name !== 'string' || name === '') return sendProblem(res, 400, 'send {"name": "<scenario>"}');
+    if (!stub.useScenario(name)) {
+      return sendProblem(res, 404, `no operation has a scenario "${name}"`, { knownScenarios: stub.scenarioNames() });
+    }
+    res.json({ sticky: name });
+  });
+  router.delete('/scenario', (_req, res) => {
+    stub.clearScenario();
+    res.status(204).end();
+  });
+  router.post('/reload', async (_req, res) => {
+    const ok = await stub.reload();
+    if (ok) res.json({ reloaded: true });
+    else sendProblem(res, 409, 'the spec or a fixture is broken; the last good version keeps serving (see the log)');
+  });
+  router.use((req, res) => sendProblem(res, 404, `no admin endpoint ${req.method} ${req.baseUrl}${req.path}`));
+  // Express's error handler would print a stack trace; a malformed admin request is a 400.
+  router.use((error: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 400;
+    sendProblem(res, status, status === 400 ? 'the request body is not valid JSON' : (error.message ?? 'bad request'));
+  });
+  return router;
+}
+
+function requireToken(token: string) {
+  const expected = createHash('sha256').update(token).digest();
+  return (req: Request, res: Response, next: NextFunction) => {
+    const header = req.headers.authorization ?? '';
+    const given = /^bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? '';
+    if (timingSafeEqual(createHash('sha256').update(given).digest(), expected)) return next();
+    res.setHeader('www-authenticate', 'Bearer realm="stub-admin"');
+    sendProblem(res, 401, 'the admin API needs "Authorization: Bearer <admin token>"');
+  };
+}
+
+function sendProblem(res: Response, status: number, detail: string, extra: Record<string, unknown> = {}): void {
+  const rendered = problem(status, detail, [], extra);
+  res.status(status).type(rendered.contentType).send(JSON.stringify(rendered.body));
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

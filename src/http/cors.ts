@@ -1,0 +1,33 @@
+// CORS for browser clients: preflights are answered by the stub, and every answer reflects the
+// request's Origin, so a frontend on any dev-server port can call the stub.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Scenario, X-Mock-Delay, X-Mock-Fault';
+const EXPOSED_HEADERS = 'X-Mock-Scenario, WWW-Authenticate, Allow';
+const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
+
+export function isPreflight(req: IncomingMessage): boolean {
+  return req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+}
+
+export function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
+  applyCors(req, res);
+  // Requested headers are echoed too, so a client library's own headers do not fail the preflight.
+  const requested = req.headers['access-control-request-headers'];
+  res.writeHead(204, {
+    'access-control-allow-methods': ALLOWED_METHODS,
+    'access-control-allow-headers': requested ? `${ALLOWED_HEADERS}, ${requested}` : ALLOWED_HEADERS,
+    'access-control-max-age': '600',
+    'content-length': '0',
+  });
+  res.end();
+}
+
+export function applyCors(req: IncomingMessage, res: ServerResponse): void {
+  const origin = req.headers.origin;
+  if (origin === undefined) return;
+  res.setHeader('access-control-allow-origin', origin);
+  res.setHeader('access-control-allow-credentials', 'true');
+  res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
+  res.setHeader('vary', 'Origin');
+}

@@ -1,0 +1,132 @@
+// The node:http adapter: reads a request into a StubRequest (bounded body), runs the engine, and
+// writes the StubResponse back, with CORS, scripted delays and faults. The default server calls it
+// directly for API paths, so the hot path pays nothing for Express; the Express app calls the same
+// function, so both behave alike.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Stub } from '../engine/stub.js';
+import type { StubRequest, StubResponse } from '../engine/types.js';
+import { problem } from '../spec/error-renderer.js';
+import { applyCors, isPreflight, answerPreflight } from './cors.js';
+import type { InFlight } from './in-flight.js';
+
+export interface ServeSettings {
+  maxBodyBytes: number;
+  cors: boolean;
+  inFlight: InFlight;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerResponse, settings: ServeSettings): void {
+  const started = performance.now();
+  if (settings.cors && isPreflight(req)) return answerPreflight(req, res);
+  const url = req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  const base = {
+    method: req.method ?? 'GET',
+    path: queryAt === -1 ? url : url.slice(0, queryAt),
+    rawQuery: queryAt === -1 ? '' : url.slice(queryAt + 1),
+    headers: req.headers,
+  };
+  const finish = (body: Buffer) => respond(stub, { ...base, body }, req, res, settings, started);
+
+  // A body parser mounted before the stub has already drained the stream; use what it kept.
+  if (req.readableEnded) return finish(bodyFromParser((req as { body?: unknown }).body));
+
+  const declared = Number(req.headers['content-length']);
+  if (declared > settings.maxBodyBytes) return tooLarge(stub, { ...base, body: EMPTY }, req, res, settings, started);
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return finish(EMPTY);
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let refused = false;
+  req.on('data', (chunk: Buffer) => {
+    if (refused) return;
+    size += chunk.length;
+    if (size > settings.maxBodyBytes) {
+      refused = true;
+      tooLarge(stub, { ...base, body: EMPTY }, req, res, settings, started);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (!refused) finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+  });
+  // A client that drops mid-body gets no answer; there is nobody left to read it.
+  req.on('error', () => {});
+}
+
+function respond(stub: Stub, request: StubRequest, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
+  let response: StubResponse;
+  try {
+    response = stub.handle(request);
+  } catch (error) {
+    // A bug of ours must still not leak internals: log it, answer a plain problem.
+    process.stderr.write(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? error}\n`);
+    const rendered = problem(500, 'the stub failed to handle this request; see its log');
+    response = {
+      status: 500, headers: { 'content-type': rendered.contentType }, body: JSON.stringify(rendered.body),
+      scenario: null, violations: [], selfCheck: [], delayMs: 0, operation: null, fromStub: true,
+    };
+  }
+  const send = () => {
+    if (res.destroyed) return;
+    if (response.fault) return injectFault(response, res, req, settings);
+    if (settings.cors) applyCors(req, res);
+    res.setHeader('content-length', Buffer.byteLength(response.body));
+    res.writeHead(response.status, response.headers);
+    res.end(response.body);
+    stub.record(request, response, performance.now() - started);
+  };
+  if (response.delayMs > 0) settings.inFlight.delay(response.delayMs, send, res);
+  else send();
+}
+
+function tooLarge(stub: Stub, request: StubRequest, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
+  const routed = stub.state.compiled.routes.match(request.method, request.path);
+  const message = `the request body is larger than ${settings.maxBodyBytes} bytes`;
+  const rendered = routed.kind === 'operation' ? routed.operation.renderError(413, message, []) : problem(413, message);
+  const response: StubResponse = {
+    status: 413, headers: { 'content-type': rendered.contentType, connection: 'close' }, body: JSON.stringify(rendered.body),
+    scenario: null, violations: [`/: ${message}`], selfCheck: [], delayMs: 0,
+    operation: routed.kind === 'operation' ? routed.operation.key : null,
+  };
+  if (settings.cors) applyCors(req, res);
+  res.writeHead(413, response.headers);
+  // Stop reading the rest of the body: the connection closes once the answer is out.
+  res.end(response.body, () => req.destroy());
+  stub.record(request, response, performance.now() - started);
+}
+
+/** Deliberate failures for client resilience tests; only when a fixture or X-Mock-Fault asks. */
+function injectFault(response: StubResponse, res: ServerResponse, req: IncomingMessage, settings: ServeSettings): void {
+  switch (response.fault) {
+    case 'reset':
+      req.socket.resetAndDestroy();
+      return;
+    case 'close':
+      // Promise a full body, send half, then hang up.
+      res.writeHead(response.status, { ...response.headers, 'content-length': String(Buffer.byteLength(response.body) + 64) });
+      res.write(response.body.slice(0, Math.ceil(response.body.length / 2)));
+      setImmediate(() => req.socket.destroy());
+      return;
+    case 'timeout':
+      // Never answer; the socket is released when the client gives up or the server shuts down.
+      settings.inFlight.hold(res);
+      return;
+    case 'malformed':
+      res.writeHead(response.status, response.headers);
+      res.end(response.body.slice(0, Math.max(1, response.body.length - 1)) + ',');
+      return;
+  }
+}
+
+function bodyFromParser(body: unknown): Buffer {
+  if (body === undefined || body === null) return EMPTY;
+  if (Buffer.isBuffer(body)) return body;
+  if (typeof body === 'string') return Buffer.from(body);
+  if (typeof body === 'object' && Object.keys(body).length === 0) return EMPTY;
+  return Buffer.from(JSON.stringify(body));
+}

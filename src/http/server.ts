@@ -1,0 +1,95 @@
+// The default server: node:http in front, API paths straight to the engine adapter, /__admin to
+// the Express app. Shutdown is graceful: stop accepting, let owed answers finish within a grace
+// period, then write the coverage report.
+import { createServer, type Server } from 'node:http';
+import { writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { resolveOptions, type StubOptions } from '../config/options.js';
+import { ConfigError } from '../config/config-error.js';
+import { Stub } from '../engine/stub.js';
+import type { CoverageReport } from '../observe/coverage.js';
+import type { JournalEntry, JournalFilter } from '../observe/journal.js';
+import { buildApp } from './express-app.js';
+import { InFlight } from './in-flight.js';
+import { serveRequest, type ServeSettings } from './serve-request.js';
+import { handleClientError } from './client-error.js';
+
+export interface RunningStub {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  stub: Stub;
+  server: Server;
+  /** Journal entries, oldest first. */
+  requests(filter?: JournalFilter): JournalEntry[];
+  /** Empties the journal and resets coverage. */
+  reset(): void;
+  coverage(): CoverageReport;
+  /** Makes a scenario the default for requests without selection headers (throws if unknown). */
+  useScenario(name: string): void;
+  clearScenario(): void;
+  /** Stops accepting, lets in-flight answers finish (up to `graceMs`), writes --coverage-out. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts the stub and resolves once it listens.
+ * @example
+ *   const stub = await startStub({ spec: 'openapi.yaml', port: 0 });
+ *   await fetch(`${stub.url}/plants`, { ... });
+ *   await stub.close();
+ */
+export async function startStub(options: StubOptions = {}): Promise<RunningStub> {
+  const resolved = resolveOptions(options);
+  const stub = await Stub.create(resolved);
+  const inFlight = new InFlight();
+  const app = buildApp(stub, resolved, inFlight);
+  const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
+  let active = 0;
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
+    active++;
+    res.once('close', () => active--);
+    if (req.url?.startsWith('/__admin')) app(req, res);
+    else serveRequest(stub, req, res, settings);
+  });
+  server.on('clientError', handleClientError);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      stub.close();
+      reject(error.code === 'EADDRINUSE' ? new ConfigError(`port ${resolved.port}`, `already in use on ${resolved.host}; pick another with --port`)
+        : error.code === 'EACCES' ? new ConfigError(`port ${resolved.port}`, 'permission denied; pick a port above 1023')
+        : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' ? new ConfigError(`host ${resolved.host}`, 'is not an address of this machine')
+        : error);
+    });
+    server.listen(resolved.port, resolved.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  let closing: Promise<void> | null = null;
+
+  const close = (graceMs = 5_000) => (closing ??= (async () => {
+    server.close();
+    server.closeIdleConnections();
+    const deadline = Date.now() + graceMs;
+    while (active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    inFlight.flush();
+    server.closeAllConnections();
+    stub.close();
+    if (resolved.coverageOut) await writeFile(resolved.coverageOut, JSON.stringify(stub.coverageReport(), null, 2) + '\n');
+  })());
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    stub,
+    server,
+    requests: (filter) => stub.requests(filter),
+    reset: () => stub.reset(),
+    coverage: () => stub.coverageReport(),
+    useScenario: (name) => {
+      if (!stub.useScenario(name)) throw new Error(`no operation has a scenario "${name}"; known: ${stub.scenarioNames().join(', ')}`);
+    },
+    clearScenario: () => stub.clearScenario(),
+    close,
+  };
+}

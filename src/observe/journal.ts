@@ -1,0 +1,133 @@
+// The request journal: what clients sent and what they got, newest N kept. Entries hold the raw
+// body bytes; they are parsed (numbers exact) only when someone reads the journal, so recording
+// costs the hot path almost nothing.
+import { parseExactJson } from '../engine/exact-json.js';
+import type { StubRequest, StubResponse } from '../engine/types.js';
+
+/** Bodies above this many bytes are journaled truncated, and marked so. */
+export const JOURNAL_BODY_CAP = 16 * 1024;
+
+const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-admin-token']);
+
+interface Recorded {
+  request: StubRequest;
+  response: StubResponse;
+  durationMs: number;
+  time: number;
+}
+
+export interface JournalEntry {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string | string[]>;
+  body: unknown;
+  bodyTruncated?: true;
+  status: number;
+  scenario: string | null;
+  violations: string[];
+  selfCheck?: string[];
+  durationMs: number;
+  time: string;
+}
+
+export interface JournalFilter {
+  method?: string;
+  path?: string;
+  status?: number;
+}
+
+export class Journal {
+  private readonly entries: Recorded[] = [];
+  private start = 0;
+
+  constructor(private readonly limit: number) {}
+
+  record(request: StubRequest, response: StubResponse, durationMs: number): void {
+    if (this.limit <= 0) return;
+    const entry: Recorded = { request, response, durationMs, time: Date.now() };
+    // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
+    if (this.entries.length < this.limit) this.entries.push(entry);
+    else {
+      this.entries[this.start] = entry;
+      this.start = (this.start + 1) % this.limit;
+    }
+  }
+
+  clear(): void {
+    this.entries.length = 0;
+    this.start = 0;
+  }
+
+  /** Entries oldest first, optionally filtered. */
+  list(filter: JournalFilter = {}): JournalEntry[] {
+    const ordered = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
+    return ordered
+      .filter(({ request, response }) =>
+        (filter.method === undefined || request.method === filter.method.toUpperCase()) &&
+        (filter.path === undefined || request.path === filter.path) &&
+        (filter.status === undefined || response.status === filter.status))
+      .map(describe);
+  }
+}
+
+function describe({ request, response, durationMs, time }: Recorded): JournalEntry {
+  const entry: JournalEntry = {
+    method: request.method,
+    path: request.path,
+    query: queryObject(request.rawQuery),
+    headers: redact(request.headers),
+    body: null,
+    status: response.status,
+    scenario: response.scenario,
+    violations: response.violations,
+    durationMs: Math.round(durationMs * 1000) / 1000,
+    time: new Date(time).toISOString(),
+  };
+  if (response.selfCheck.length > 0) entry.selfCheck = response.selfCheck;
+  const truncated = request.body.length > JOURNAL_BODY_CAP;
+  const text = request.body.subarray(0, JOURNAL_BODY_CAP).toString('utf8');
+  if (truncated) {
+    entry.body = text;
+    entry.bodyTruncated = true;
+  } else if (text !== '') {
+    entry.body = parseBody(text);
+  }
+  return entry;
+}
+
+function parseBody(text: string): unknown {
+  try {
+    const parsed = parseExactJson(text);
+    return parsed.exact ?? parsed.value;
+  } catch {
+    return text; // not JSON: journaled as the text received
+  }
+}
+
+function queryObject(rawQuery: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(rawQuery)) {
+    const existing = query[key];
+    Object.defineProperty(query, key, {
+      value: existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value],
+      enumerable: true, writable: true, configurable: true,
+    });
+  }
+  return query;
+}
+
+/** Keeps the scheme of an Authorization header (a test may assert it) but never the credentials. */
+function redacted(name: string, value: string | string[]): string {
+  const scheme = name.endsWith('authorization') && typeof value === 'string' ? /^\S+(?=\s)/.exec(value)?.[0] : undefined;
+  return scheme ? `${scheme} [redacted]` : '[redacted]';
+}
+
+function redact(headers: StubRequest['headers']): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    result[name] = REDACTED_HEADERS.has(name) ? redacted(name, value) : value;
+  }
+  return result;
+}

@@ -1,0 +1,286 @@
+// Compiles a loaded document into the operation table the engine runs on: for every operation its
+// security check, parameter and body validators, response plans and error renderers. All of this
+// happens once at start-up (and on reload); a request only looks things up.
+import { compileSecurity, type SecurityCheck } from '../engine/authenticate.js';
+import { compileProjection, type Projection } from '../engine/project.js';
+import { createDataGenerator, type DataGenerator } from '../engine/generate-data.js';
+import type { LoadedSpec } from './load-spec.js';
+import { RouteTable } from './route-table.js';
+import { createSchemaCompiler, refTo, type SchemaCompiler, type Validator } from './schema-compiler.js';
+import { isSchema, type Schema } from './schema-view.js';
+import { compileErrorRenderer, problem, type ErrorRenderer } from './error-renderer.js';
+import { escapePointer } from '../engine/exact-json.js';
+import { ConfigError } from '../config/config-error.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface MediaPlan {
+  /** The media type as documented, lower-case (`application/json`, `application/*`, `*\/*`). */
+  type: string;
+  json: boolean;
+  validate: Validator | null;
+}
+
+export interface BodyPlan {
+  required: boolean;
+  media: MediaPlan[];
+}
+
+export interface HeaderPlan {
+  name: string;
+  required: boolean;
+  validate: Validator | null;
+}
+
+export interface ResponsePlan {
+  /** As documented: `200`, `4XX` or `default`. */
+  key: string;
+  /** The status sent when this response is chosen (`4XX` -> 400, `default` -> 200 if no 2xx, else 500 is never sent: see statusFor). */
+  status: number;
+  contentType: string | null;
+  schemaPointer: string | null;
+  validateBody: Validator | null;
+  project: Projection | null;
+  /** Named examples of this response (`default` for a single `example`). */
+  examples: Map<string, unknown>;
+  headers: HeaderPlan[];
+}
+
+export interface CompiledOperation {
+  /** `POST /plants`: how logs, coverage and fixtures name the operation. */
+  key: string;
+  method: string;
+  path: string;
+  operationId: string | null;
+  pointer: string;
+  checkSecurity: SecurityCheck;
+  validateParameters: (pathParams: Record<string, string>, query: URLSearchParams, headers: StubHeaders) => string[];
+  body: BodyPlan | null;
+  responses: Map<string, ResponsePlan>;
+  /** The response a valid request gets by default: the lowest documented 2xx, else `default`. */
+  success: ResponsePlan | null;
+  /** Renders the error body for a status, following the operation's documented error shape. */
+  renderError: ErrorRenderer;
+  generate: (pointer: string, key: string) => unknown;
+}
+
+type StubHeaders = Record<string, string | string[] | undefined>;
+
+export interface CompiledSpec {
+  spec: LoadedSpec;
+  title: string;
+  operations: CompiledOperation[];
+  byKey: Map<string, CompiledOperation>;
+  routes: RouteTable<CompiledOperation>;
+  compiler: SchemaCompiler;
+  generator: DataGenerator;
+}
+
+export interface CompileOptions {
+  tokens: readonly string[];
+  seed?: number;
+}
+
+export function compileSpec(spec: LoadedSpec, options: CompileOptions): CompiledSpec {
+  const compiler = createSchemaCompiler(spec);
+  const generator = createDataGenerator(spec.document, { seed: options.seed });
+  const routes = new RouteTable<CompiledOperation>();
+  const operations: CompiledOperation[] = [];
+  const schemes = (spec.document.components?.securitySchemes ?? {}) as Record<string, Record<string, string>>;
+  for (const [path, rawItem] of Object.entries(spec.document.paths ?? {})) {
+    const pathPointer = `/paths/${escapePointer(path)}`;
+    const pathItem = deref(spec, rawItem, pathPointer);
+    for (const method of METHODS) {
+      if (!isSchema(pathItem.value[method])) continue;
+      const pointer = `${pathItem.pointer}/${method}`;
+      const operation = pathItem.value[method] as Schema;
+      const compiled: CompiledOperation = {
+        key: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        operationId: typeof operation.operationId === 'string' ? operation.operationId : null,
+        pointer,
+        checkSecurity: compileSecurity(
+          (operation.security ?? spec.document.security) as Array<Record<string, unknown>> | undefined,
+          schemes,
+          options.tokens,
+        ),
+        validateParameters: compileParameters(spec, compiler, pathItem, pointer, operation),
+        body: compileBody(spec, compiler, operation.requestBody, `${pointer}/requestBody`),
+        responses: new Map(),
+        success: null,
+        renderError: (status, message, violations) => problem(status, message, violations),
+        generate: (schemaPointer, key) => generator.generate(schemaPointer, key),
+      };
+      for (const [status, response] of Object.entries(isSchema(operation.responses) ? operation.responses : {})) {
+        compiled.responses.set(status, compileResponse(spec, compiler, status, response, `${pointer}/responses/${escapePointer(status)}`));
+      }
+      checkExamples(spec.file, compiled);
+      compiled.success = pickSuccess(compiled.responses);
+      compiled.renderError = compileErrorRenderer(spec, compiled.responses, (p) => generator.generate(p, 'error'));
+      operations.push(compiled);
+      routes.add(compiled.method, path, compiled);
+    }
+  }
+  const byKey = new Map(operations.map((operation) => [operation.key, operation]));
+  return { spec, title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, compiler, generator };
+}
+
+/** Follows a `$ref` (of a path item, parameter, body or response) and keeps the target's pointer. */
+function deref(spec: LoadedSpec, value: unknown, pointer: string): { value: Schema; pointer: string } {
+  let current = value;
+  let at = pointer;
+  for (let hops = 0; isSchema(current) && typeof current.$ref === 'string' && hops < 32; hops++) {
+    at = current.$ref.startsWith('#') ? current.$ref.slice(1) : at;
+    current = spec.resolveRef(current.$ref);
+  }
+  return { value: isSchema(current) ? current : {}, pointer: at };
+}
+
+function compileParameters(
+  spec: LoadedSpec,
+  compiler: SchemaCompiler,
+  pathItem: { value: Schema; pointer: string },
+  pointer: string,
+  operation: Schema,
+): CompiledOperation['validateParameters'] {
+  // Operation-level parameters override path-level ones with the same name and location.
+  const byKey = new Map<string, { value: Schema; pointer: string }>();
+  const add = (list: unknown, listPointer: string) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((entry, i) => {
+      const parameter = deref(spec, entry, `${listPointer}/${i}`);
+      if (typeof parameter.value.name === 'string' && typeof parameter.value.in === 'string') {
+        byKey.set(`${parameter.value.in}:${parameter.value.name}`, parameter);
+      }
+    });
+  };
+  add(pathItem.value.parameters, `${pathItem.pointer}/parameters`);
+  add(operation.parameters, `${pointer}/parameters`);
+
+  const locations = ['path', 'query', 'header'] as const;
+  const checks = locations.flatMap((location) => {
+    const parameters = [...byKey.values()].filter((p) => p.value.in === location && isSchema(p.value.schema));
+    if (parameters.length === 0) return [];
+    const properties: Record<string, object> = {};
+    const required: string[] = [];
+    for (const { value, pointer: at } of parameters) {
+      const name = String(value.name);
+      properties[name] = refTo(`${at}/schema`);
+      if (value.required === true || location === 'path') required.push(name);
+    }
+    const validate = compiler.compileSchema({ type: 'object', properties, required }, `/${location}`, true);
+    const names = parameters.map((p) => String(p.value.name));
+    return [{ location, names, validate }];
+  });
+  if (checks.length === 0) return () => [];
+
+  return (pathParams, query, headers) => {
+    const violations: string[] = [];
+    for (const { location, names, validate } of checks) {
+      const values: Record<string, unknown> = {};
+      for (const name of names) {
+        const value = location === 'path' ? pathParams[name] : location === 'query' ? queryValue(query, name) : headers[name.toLowerCase()];
+        if (value !== undefined) values[name] = value;
+      }
+      violations.push(...validate(values));
+    }
+    return violations;
+  };
+}
+
+function queryValue(query: URLSearchParams, name: string): string | string[] | undefined {
+  const all = query.getAll(name);
+  return all.length === 0 ? undefined : all.length === 1 ? all[0] : all;
+}
+
+function compileBody(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown, pointer: string): BodyPlan | null {
+  if (raw === undefined) return null;
+  const body = deref(spec, raw, pointer);
+  const content = isSchema(body.value.content) ? body.value.content : {};
+  const media = Object.entries(content).map(([type, mediaObject]): MediaPlan => {
+    const json = isJsonMediaType(type);
+    const hasSchema = isSchema(mediaObject) && mediaObject.schema !== undefined;
+    return {
+      type: type.toLowerCase(),
+      json,
+      validate: json && hasSchema ? compiler.compile(`${body.pointer}/content/${escapePointer(type)}/schema`) : null,
+    };
+  });
+  return { required: body.value.required === true, media };
+}
+
+function compileResponse(spec: LoadedSpec, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string): ResponsePlan {
+  const response = deref(spec, raw, pointer);
+  const content = isSchema(response.value.content) ? response.value.content : {};
+  const types = Object.keys(content);
+  const contentType = types.find(isJsonMediaType) ?? types[0] ?? null;
+  const media = contentType ? (content[contentType] as Schema) : null;
+  const schemaPointer = media && media.schema !== undefined ? `${response.pointer}/content/${escapePointer(contentType!)}/schema` : null;
+  const json = contentType !== null && isJsonMediaType(contentType);
+  return {
+    key,
+    status: statusFor(key),
+    contentType,
+    schemaPointer,
+    validateBody: json && schemaPointer ? compiler.compile(schemaPointer) : null,
+    project: json && media?.schema !== undefined ? compileProjection(spec, media.schema) : null,
+    examples: collectExamples(spec, media),
+    headers: compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`),
+  };
+}
+
+function compileHeaders(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown, pointer: string): HeaderPlan[] {
+  if (!isSchema(raw)) return [];
+  return Object.entries(raw).map(([name, value]) => {
+    const header = deref(spec, value, `${pointer}/${escapePointer(name)}`);
+    return {
+      name: name.toLowerCase(),
+      required: header.value.required === true,
+      validate: isSchema(header.value.schema) ? compiler.compileSchema(refTo(`${header.pointer}/schema`), `/headers/${name}`, true) : null,
+    };
+  });
+}
+
+function collectExamples(spec: LoadedSpec, media: Schema | null): Map<string, unknown> {
+  const examples = new Map<string, unknown>();
+  if (!media) return examples;
+  if (isSchema(media.examples)) {
+    for (const [name, example] of Object.entries(media.examples)) {
+      const resolved = deref(spec, example, '').value;
+      if ('value' in resolved) examples.set(name, resolved.value);
+    }
+  }
+  if (media.example !== undefined && !examples.has('default')) examples.set('default', media.example);
+  return examples;
+}
+
+/** A documented example that its own schema rejects would be served as is: refuse to start instead. */
+function checkExamples(file: string, operation: CompiledOperation): void {
+  for (const plan of operation.responses.values()) {
+    if (!plan.validateBody) continue;
+    for (const [name, example] of plan.examples) {
+      const violations = plan.validateBody(example);
+      if (violations.length === 0) continue;
+      const base = `${plan.schemaPointer!.replace(/\/schema$/, '')}/${name === 'default' ? 'example' : `examples/${escapePointer(name)}/value`}`;
+      throw new ConfigError(file, violations.map((v) => `${base}${v.startsWith('/:') ? v.slice(1) : v}`).join('; '));
+    }
+  }
+}
+
+function pickSuccess(responses: Map<string, ResponsePlan>): ResponsePlan | null {
+  const success = [...responses.values()].filter((plan) => plan.key.startsWith('2')).sort((a, b) => a.key.localeCompare(b.key));
+  return success[0] ?? responses.get('default') ?? null;
+}
+
+/** `200` -> 200, `4XX` -> 400, `default` -> 200 (it stands in for whatever the API answers). */
+function statusFor(key: string): number {
+  if (/^[1-5]\d\d$/.test(key)) return Number(key);
+  if (/^[1-5]XX$/i.test(key)) return Number(key[0]) * 100;
+  return 200;
+}
+
+export function isJsonMediaType(type: string): boolean {
+  const base = type.split(';')[0].trim().toLowerCase();
+  return base === 'application/json' || base.endsWith('+json') || base === '*/*' || base === 'application/*';
+}

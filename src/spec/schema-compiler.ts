@@ -1,0 +1,171 @@
+// Compiles the JSON Schemas of a loaded document into validators that return violations as
+// `<JSON pointer>: <reason>` strings. Ajv does the validating: 2020-12 for OpenAPI 3.1, draft-04
+// (with OpenAPI's `nullable`) for 3.0. One keyword of our own checks integers against their exact
+// text, because a double cannot tell 9223372036854775807 from 9223372036854775808.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import AjvDraft04Module from 'ajv-draft-04';
+import type { Ajv, ErrorObject, KeywordDefinition, Options as AjvOptions } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import traverse from 'json-schema-traverse';
+import { exactInteger } from '../engine/exact-json.js';
+import { describeViolation } from './describe-violation.js';
+import type { LoadedSpec } from './load-spec.js';
+
+// CommonJS default exports, seen through NodeNext's ESM interop.
+const AjvDraft04 = AjvDraft04Module as unknown as { default: new (options: AjvOptions) => Ajv };
+const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
+
+/** Validates a value; `rawNumbers` holds the exact text of numbers a double rounds (pointer -> text). */
+export type Validator = (value: unknown, rawNumbers?: ReadonlyMap<string, string>) => string[];
+
+export interface SchemaCompiler {
+  /**
+   * Compiles the schema at `pointer` (e.g. `/components/schemas/Plant`). Violations are prefixed
+   * with `prefix` (e.g. `/query`), so a client sees where in the request the problem is.
+   */
+  compile(pointer: string, prefix?: string): Validator;
+  /** Compiles a schema built by the stub whose `$ref`s point into the document. */
+  compileSchema(schema: object, prefix?: string, coerce?: boolean): Validator;
+}
+
+const SPEC_ID = 'urn:plant-store-stub:spec';
+const EXACT_INTEGER = 'x-stub-exact-integer';
+const NO_RAW_NUMBERS: ReadonlyMap<string, string> = new Map();
+
+const INTEGER_RANGES: Record<string, [bigint, bigint]> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+};
+
+export function createSchemaCompiler(spec: LoadedSpec): SchemaCompiler {
+  markIntegerSchemas(spec.document);
+  const strict = createAjv(spec, false);
+  // Parameters arrive as text; a second instance coerces them to their schema's types.
+  const coercing = createAjv(spec, true);
+
+  const wrap = (validate: ReturnType<Ajv['compile']>, prefix: string): Validator => (value, rawNumbers = NO_RAW_NUMBERS) => {
+    if (validate.call({ rawNumbers }, value)) return [];
+    return unique((validate.errors ?? []).map((error) => describeViolation(error, prefix)));
+  };
+  return {
+    compile: (pointer, prefix = '') => wrap(strict.compile({ $ref: `${SPEC_ID}#${encodePointer(pointer)}` }), prefix),
+    compileSchema: (schema, prefix = '', coerce = false) => wrap((coerce ? coercing : strict).compile(schema), prefix),
+  };
+}
+
+/** Turns a JSON pointer into a URI fragment that Ajv decodes back (path templates hold `{}`). */
+export function encodePointer(pointer: string): string {
+  return pointer.split('/').map(encodeURIComponent).join('/');
+}
+
+/** The `$ref` a stub-built schema uses to point at a schema of the document. */
+export function refTo(pointer: string): { $ref: string } {
+  return { $ref: `${SPEC_ID}#${encodePointer(pointer)}` };
+}
+
+function createAjv(spec: LoadedSpec, coerceTypes: boolean): Ajv {
+  const options: AjvOptions = {
+    allErrors: true,
+    strict: false,
+    logger: false,
+    passContext: true,
+    coerceTypes: coerceTypes ? 'array' : false,
+    // Ajv compiles each regex once; `u` matches OpenAPI's ECMA-262 patterns.
+    unicodeRegExp: true,
+  };
+  const ajv: Ajv = spec.version === '3.1' ? new Ajv2020(options) : new AjvDraft04.default(options);
+  addFormats.default(ajv);
+  // OpenAPI's numeric and binary formats: ranges are checked exactly by EXACT_INTEGER below.
+  for (const format of ['int32', 'int64', 'float', 'double', 'binary', 'password']) ajv.addFormat(format, true);
+  ajv.addKeyword(exactIntegerKeyword);
+  ajv.addSchema(spec.document as object, SPEC_ID);
+  return ajv;
+}
+
+/**
+ * Marks every integer schema of the document (done once at start-up) so that EXACT_INTEGER runs
+ * on it: Ajv's own `type: integer` and the formats only ever see the rounded double.
+ */
+function markIntegerSchemas(document: LoadedSpec['document']): void {
+  const visit = (schema: Record<string, unknown>) => {
+    const type = schema.type;
+    const format = schema.format;
+    const isInteger = type === 'integer' || (Array.isArray(type) && type.includes('integer'));
+    if (isInteger || format === 'int32' || format === 'int64') {
+      schema[EXACT_INTEGER] = format === 'int32' || format === 'int64' ? format : 'integer';
+    }
+  };
+  for (const schema of schemaRoots(document)) traverse(schema, visit);
+}
+
+/** Every place an OpenAPI document holds a JSON Schema directly. */
+function* schemaRoots(document: LoadedSpec['document']): Generator<object> {
+  const components = document.components ?? {};
+  for (const schema of Object.values(components.schemas ?? {})) if (isObject(schema)) yield schema;
+  const holders: unknown[] = [
+    ...Object.values(components.parameters ?? {}),
+    ...Object.values(components.headers ?? {}),
+    ...Object.values(components.requestBodies ?? {}),
+    ...Object.values(components.responses ?? {}),
+  ];
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    if (!isObject(pathItem)) continue;
+    holders.push(...asArray(pathItem.parameters));
+    for (const operation of Object.values(pathItem)) {
+      if (!isObject(operation)) continue;
+      holders.push(...asArray(operation.parameters), operation.requestBody);
+      if (isObject(operation.responses)) holders.push(...Object.values(operation.responses));
+    }
+  }
+  for (const holder of holders) yield* schemasOfHolder(holder);
+}
+
+/** Schemas inside a parameter, header, request body or response object. */
+function* schemasOfHolder(holder: unknown): Generator<object> {
+  if (!isObject(holder)) return;
+  if (isObject(holder.schema)) yield holder.schema;
+  for (const media of Object.values(isObject(holder.content) ? holder.content : {})) {
+    if (isObject(media) && isObject(media.schema)) yield media.schema;
+  }
+  for (const header of Object.values(isObject(holder.headers) ? holder.headers : {})) yield* schemasOfHolder(header);
+}
+
+const exactIntegerKeyword: KeywordDefinition = {
+  keyword: EXACT_INTEGER,
+  schemaType: 'string',
+  errors: true,
+  validate: function checkExactInteger(
+    this: { rawNumbers?: ReadonlyMap<string, string> } | undefined,
+    kind: string,
+    data: unknown,
+    _parentSchema?: unknown,
+    context?: { instancePath: string },
+  ): boolean {
+    if (typeof data !== 'number') return true; // `type` reports non-numbers
+    const raw = this?.rawNumbers?.get(context?.instancePath ?? '');
+    // Without raw text the double is exact (parseExactJson keeps the text of every other number).
+    const value = raw === undefined ? (Number.isInteger(data) ? BigInt(data) : null) : exactInteger(raw);
+    const fail = (message: string) => {
+      (checkExactInteger as { errors?: Partial<ErrorObject>[] }).errors = [{ keyword: EXACT_INTEGER, message, params: { format: kind } }];
+      return false;
+    };
+    if (value === null) return raw === undefined ? true : fail('must be an integer'); // Ajv's `type` already reported the double
+    const range = INTEGER_RANGES[kind];
+    if (range && (value < range[0] || value > range[1])) {
+      return fail(`must be an ${kind} (from ${range[0]} to ${range[1]})`);
+    }
+    return true;
+  },
+};
+
+function unique(items: string[]): string[] {
+  return items.length < 2 ? items : [...new Set(items)];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
