@@ -71,7 +71,8 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     process.stdout.write(HELP);
     process.exit(0);
   }
-  const env = process.env;
+  // An exported but empty variable (`HOST=` in a compose file) means unset, not an empty value.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''));
   const tokens = values.token ?? (env.STUB_TOKENS ? env.STUB_TOKENS.split(',').map((t) => t.trim()).filter(Boolean) : undefined);
   const options: StubOptions = {
     spec: values.spec,
@@ -102,12 +103,7 @@ async function main(): Promise<void> {
   const { options, workers } = parseOptions(process.argv.slice(2));
   if (workers > 1) return runWorkers(workers, options, fail);
   const running = await startStub(options);
-  const { compiled } = running.stub.state;
-  const lines = [`${compiled.title} stub listening on ${running.url}`];
-  for (const operation of compiled.operations) lines.push(`  ${operation.key.padEnd(7 + operation.path.length)}  ${running.url}${operation.path}`);
-  lines.push(`  health: ${running.url}/__admin/health   journal: ${running.url}/__admin/requests`);
-  process.stdout.write(lines.join('\n') + '\n');
-
+  // Handlers first: a supervisor may signal as soon as it reads the "listening" line below.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -120,6 +116,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  const { compiled } = running.stub.state;
+  const lines = [`${compiled.title} stub listening on ${running.url}`];
+  for (const operation of compiled.operations) lines.push(`  ${operation.key.padEnd(7 + operation.path.length)}  ${running.url}${operation.path}`);
+  lines.push(`  health: ${running.url}/__admin/health   journal: ${running.url}/__admin/requests`);
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 main().catch((error: unknown) => {

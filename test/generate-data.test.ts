@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it , beforeAll} from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import AjvDraft04Module from 'ajv-draft-04';
 import type { Ajv, Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { createDataGenerator } from '../src/engine/generate-data.js';
+import { loadGeneratorLibraries } from '../src/engine/generator-libraries.js';
+
+// The libraries load lazily in the server; here they are loaded up front once.
+beforeAll(() => loadGeneratorLibraries());
 
 // CommonJS default exports, seen through NodeNext's ESM interop.
 const AjvDraft04 = AjvDraft04Module as unknown as { default: new (options: AjvOptions) => Ajv };

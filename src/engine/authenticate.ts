@@ -37,7 +37,7 @@ export function compileSecurity(
   if (!requirements || requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0)) return ALLOW_ALL;
   const isAllowedToken = tokenMatcher(tokens);
   const alternatives = requirements.map((requirement) =>
-    Object.keys(requirement).map((name) => compileScheme(name, schemes[name], isAllowedToken)),
+    Object.keys(requirement).map((name) => compileScheme(schemes[name], isAllowedToken)),
   );
   return (request, query) => {
     let firstFailure: AuthFailure | null = null;
@@ -58,14 +58,13 @@ function firstFailureOf(checks: SchemeCheck[], request: StubRequest, query: URLS
   return null;
 }
 
-function compileScheme(name: string, scheme: SecurityScheme | undefined, isAllowedToken: (token: string) => boolean): SchemeCheck {
+function compileScheme(scheme: SecurityScheme | undefined, isAllowedToken: (token: string) => boolean): SchemeCheck {
   const type = scheme?.type;
   const httpScheme = scheme?.scheme?.toLowerCase();
   if (type === 'http' && httpScheme === 'basic') return httpCheck('Basic', () => true);
   if (type === 'http' && httpScheme && httpScheme !== 'bearer') return httpCheck(capitalise(httpScheme), () => true);
   if (type === 'apiKey' && scheme?.name) return apiKeyCheck(scheme.in ?? 'header', scheme.name);
   // http bearer, oauth2 and openIdConnect all present a bearer token; an unknown scheme does too.
-  void name;
   return httpCheck('Bearer', isAllowedToken);
 }
 
@@ -75,6 +74,8 @@ function httpCheck(scheme: string, isAllowed: (credentials: string) => boolean):
   return (request) => {
     const header = request.headers.authorization;
     if (typeof header !== 'string' || header === '') return failure(`the Authorization header is missing; send "Authorization: ${scheme} <credentials>"`);
+    // Node trims header values, so "Bearer " arrives as "Bearer": a scheme without credentials.
+    if (header.trim().toLowerCase() === prefix.trim()) return failure(`the ${scheme} credentials are empty`);
     // RFC 7235: the scheme name is case-insensitive.
     if (header.length < prefix.length || header.slice(0, prefix.length).toLowerCase() !== prefix) {
       return failure(`the Authorization header must use the ${scheme} scheme`);

@@ -23,7 +23,7 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
       return {
         status: scenario.status,
         contentType: scenario.headers['content-type'] ?? plan?.contentType ?? 'application/json',
-        headers: scenario.headers,
+        headers: plan ? { ...documentedHeaders(plan), ...scenario.headers } : scenario.headers,
         body: scenario.body,
         exact: false,
         label: scenario.name,
@@ -57,5 +57,15 @@ function generated(operation: CompiledOperation, plan: ResponsePlan, request: St
 }
 
 function built(plan: ResponsePlan, status: number, body: unknown, label: string): BuiltResponse {
-  return { status, contentType: plan.contentType, headers: {}, body, exact: false, label, plan };
+  return { status, contentType: plan.contentType, headers: documentedHeaders(plan), body, exact: false, label, plan };
+}
+
+const NO_HEADERS: Record<string, string> = {};
+
+/** The response headers the spec documents, with their sample values (compiled at start-up). */
+function documentedHeaders(plan: ResponsePlan): Record<string, string> {
+  if (plan.headers.length === 0) return NO_HEADERS;
+  const headers: Record<string, string> = {};
+  for (const header of plan.headers) if (header.sample !== null) headers[header.name] = header.sample;
+  return headers;
 }

@@ -127,12 +127,24 @@ function assertDepth(text: string): void {
 
 /** Turns a parser message into "invalid JSON at line L, column C: <reason>". */
 function describeSyntaxError(text: string, message: string): string {
-  const at = /position (\d+)/.exec(message);
-  const reason = message.replace(/ in JSON at position \d+.*$/s, '').replace(/ at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)/, '');
-  if (!at) return `invalid JSON: ${text.trim() === '' ? 'the body is empty' : reason}`;
+  if (text.trim() === '') return 'invalid JSON: the body is empty';
+  const at = /position (\d+)/.exec(message) ?? positionFromLossless(text);
+  const reason = message.replace(/ in JSON at position \d+.*$/s, '').replace(/ at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)/, '')
+    .replace(/, (?:"[^]*"|\.\.\.[^]*) is not valid JSON$/, '');
+  if (!at) return `invalid JSON: ${reason}`;
   const position = Number(at[1]);
   const before = text.slice(0, position);
   const line = before.split('\n').length;
   const column = position - before.lastIndexOf('\n');
   return `invalid JSON at line ${line}, column ${column}: ${reason}`;
+}
+
+/** V8's "Unexpected token" messages carry no position (Node 20); lossless-json's always do. */
+function positionFromLossless(text: string): RegExpExecArray | null {
+  try {
+    parseLossless(text);
+  } catch (error) {
+    return /position (\d+)/.exec((error as Error).message);
+  }
+  return null;
 }

@@ -18,6 +18,14 @@ export interface Failure {
   extra?: Record<string, unknown>;
 }
 
+/**
+ * The status of a selection the stub cannot honour (unknown scenario or example, undocumented
+ * Prefer code, bad X-Mock-Delay). Not 400: the API documents 400 with its own body shape, and a
+ * problem+json 400 would break that contract (Prism's proxy flags it); 422 says the request was
+ * understood but the stub cannot act on its instructions.
+ */
+export const SELECTION_ERROR = 422;
+
 export function fail(status: number, message: string, options: Partial<Omit<Failure, 'failure' | 'status' | 'message'>> = {}): Failure {
   return { failure: true, status, message, violations: options.violations ?? [], ...options };
 }

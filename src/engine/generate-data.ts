@@ -10,9 +10,11 @@
 //   substitutes `{}` (any type) or `{type: 'null'}` at the cut, and its maxDepth cut fills required
 //   properties with '' / 0, which breaks minLength, formats and the like. Inlining lets the cut
 //   happen where the schema allows it: an optional property is dropped, an array gets
-//   `maxItems: 0`, an anyOf/oneOf branch is removed. A ref may be expanded at most twice on one
-//   path (once when the unfolded schema would get too big). Expansions that do not depend on the
-//   refs above them are shared, so a ref used in many places is compiled once.
+//   `maxItems: 0`, an anyOf/oneOf branch is removed. A ref may be open at most twice on one path
+//   (the schema at the pointer counts as its own ref), so a tree comes out two levels deep; when
+//   the unfolded schema would exceed a budget, stricter policies apply (see POLICIES).
+//   Expansions that do not depend on the refs above them are shared, so a ref used in many places
+//   is compiled once.
 // - Only JSON Schema keywords are kept. jsf treats unknown keys of a property-less object schema as
 //   properties (so `example`, `nullable`, `x-*`, `discriminator` would leak into the data).
 // - OpenAPI 3.0: `nullable: true` becomes a type array with 'null'; boolean exclusiveMinimum /
@@ -34,8 +36,9 @@
 //   data the document does not spell out.
 // - Nullable values are null with jsf's natural odds (one of the listed types).
 
-import { generateSync, type JsonSchema } from 'json-schema-faker';
-import { Faker, en } from '@faker-js/faker';
+import type { JsonSchema } from 'json-schema-faker';
+import type { Faker, Randomizer } from '@faker-js/faker';
+import { generatorLibraries } from './generator-libraries.js';
 
 export interface DataGenerator {
   /**
@@ -57,10 +60,27 @@ type Compiled = JsonSchema | typeof CUT;
 /** Marks a subschema that has no finite instance within the recursion limit. */
 const CUT: unique symbol = Symbol('cut');
 
-/** How many times one `$ref` may be open on a single path; the second entry is the fallback. */
-const RECURSION_LIMITS = [2, 1] as const;
-/** Ref expansions allowed for one pointer at the first limit before falling back to the second. */
-const EXPANSION_BUDGET = 400;
+/**
+ * How deep refs are unfolded. A ref may be open `limit` times on one path, and at most `depth` refs
+ * may be open at once. The first policy whose unfolded schema stays within EXPANSION_BUDGET ref
+ * expansions is used; the last one (no refs below the top) always fits.
+ */
+const POLICIES = [
+  { limit: 2, depth: Infinity },
+  { limit: 1, depth: Infinity },
+  { limit: 1, depth: 6 },
+  { limit: 1, depth: 3 },
+  { limit: 1, depth: 1 },
+  { limit: 1, depth: 0 },
+] as const;
+/** Ref expansions (counted in the unfolded tree, shared ones included) allowed for one pointer. */
+const EXPANSION_BUDGET = 1000;
+
+/** The refs open on the current path: ref -> times open, and how many are open in all. */
+interface Stack {
+  counts: ReadonlyMap<string, number>;
+  depth: number;
+}
 
 /** Unbounded numbers are drawn from [-JSF_RANGE, JSF_RANGE] by jsf. */
 const JSF_RANGE = 1000;
@@ -117,25 +137,29 @@ export function createDataGenerator(document: object, options: DataGeneratorOpti
 class SchemaDataGenerator implements DataGenerator {
   private readonly is30: boolean;
   private readonly entries = new Map<string, CompiledEntry>();
-  private readonly faker = new Faker({ locale: [en] });
+  private fakerInstance: Faker | null = null;
   private readonly jsfOptions;
 
   // Compilation state.
-  /** Per recursion limit: memo key -> compiled ref target. */
-  private readonly refMemo = new Map<number, Map<string, Compiled>>();
+  /** Memo key (policy, ref, relevant open refs) -> compiled ref target. */
+  private readonly refMemo = new Map<string, Compiled>();
   private readonly reachMemo = new Map<string, Set<string>>();
   /** Memo keys whose expansion contains `x-faker`. */
   private readonly refUsesFaker = new Set<string>();
   private readonly writeOnlyStripped = new WeakMap<object, Set<string>>();
-  private limit: number = RECURSION_LIMITS[0];
+  /** Size (in ref expansions) of each memoised expansion. */
+  private readonly refSize = new Map<string, number>();
+  private policy: (typeof POLICIES)[number] = POLICIES[0];
   private expansions = 0;
-  private budget = Infinity;
+  private budget: number = Infinity;
   private usesFaker = false;
 
   constructor(private readonly document: Json, private readonly seed: number | undefined) {
     this.is30 = !String(document.openapi ?? '').startsWith('3.1');
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter below reads the lazily built faker
+    const self = this;
     this.jsfOptions = {
-      extensions: { faker: this.faker },
+      extensions: { get faker() { return self.faker; } },
       optionalsProbability: 1,
       alwaysFakeOptionals: false,
       minItems: 1,
@@ -148,7 +172,13 @@ class SchemaDataGenerator implements DataGenerator {
     };
   }
 
+  /** Built on first use: faker is loaded lazily (see generator-libraries.ts). */
+  private get faker(): Faker {
+    return (this.fakerInstance ??= generatorLibraries().createFaker(cheapRandomizer()));
+  }
+
   generate(pointer: string, key: string): unknown {
+    const { generateSync } = generatorLibraries();
     let entry = this.entries.get(pointer);
     if (entry === undefined) {
       entry = this.compileEntry(pointer);
@@ -174,14 +204,14 @@ class SchemaDataGenerator implements DataGenerator {
   private compileEntry(pointer: string): CompiledEntry {
     const found = resolvePointer(this.document, pointer);
     if (!found.ok) throw new Error(`No schema at ${pointer}`);
-    for (let i = 0; i < RECURSION_LIMITS.length; i++) {
-      this.limit = RECURSION_LIMITS[i];
-      this.budget = i < RECURSION_LIMITS.length - 1 ? EXPANSION_BUDGET : Infinity;
+    for (let i = 0; i < POLICIES.length; i++) {
+      this.policy = POLICIES[i];
+      this.budget = i < POLICIES.length - 1 ? EXPANSION_BUDGET : Infinity;
       this.expansions = 0;
       this.usesFaker = false;
       try {
         // The schema at the pointer counts as one open expansion of the ref that names it.
-        const compiled = this.compile(found.value, new Map([[`#${pointer}`, 1]]));
+        const compiled = this.compile(found.value, { counts: new Map([[`#${pointer}`, 1]]), depth: 0 });
         return { schema: compiled === CUT ? undefined : compiled, usesFaker: this.usesFaker };
       } catch (error) {
         // Anything but the budget (e.g. a stack overflow on an absurdly deep schema): give up on
@@ -192,7 +222,7 @@ class SchemaDataGenerator implements DataGenerator {
     return { schema: undefined, usesFaker: false };
   }
 
-  private compile(node: unknown, stack: Map<string, number>): Compiled {
+  private compile(node: unknown, stack: Stack): Compiled {
     if (typeof node === 'boolean') return node;
     if (!isObject(node)) return {};
     if (typeof node.$ref === 'string') {
@@ -215,31 +245,36 @@ class SchemaDataGenerator implements DataGenerator {
     return this.compileObject(node, stack);
   }
 
-  private compileRef(ref: string, stack: Map<string, number>): Compiled {
-    const open = stack.get(ref) ?? 0;
-    if (open >= this.limit) return CUT;
-    let memo = this.refMemo.get(this.limit);
-    if (memo === undefined) this.refMemo.set(this.limit, (memo = new Map()));
-    // The expansion depends only on the open refs it can reach again.
+  private compileRef(ref: string, stack: Stack): Compiled {
+    const open = stack.counts.get(ref) ?? 0;
+    const { limit, depth } = this.policy;
+    if (open >= limit || stack.depth >= depth) return CUT;
+    const policyKey = `${limit}/${depth}`;
+    // The expansion depends only on the open refs it can reach again (and, under a depth cap, on
+    // how many are open).
     const reach = this.reach(ref);
-    const relevant = [...stack].filter(([r]) => reach.has(r)).map(([r, n]) => `${r}=${n}`).sort();
-    const memoKey = `${ref}|${relevant.join('|')}`;
-    const cached = memo.get(memoKey);
+    const relevant = [...stack.counts].filter(([r]) => reach.has(r)).map(([r, n]) => `${r}=${n}`).sort();
+    const memoKey = `${policyKey}|${ref}|${depth === Infinity ? '' : stack.depth}|${relevant.join('|')}`;
+    const cached = this.refMemo.get(memoKey);
     if (cached !== undefined) {
+      this.expansions += this.refSize.get(memoKey) ?? 1;
+      if (this.expansions > this.budget) throw new BudgetExceeded();
       if (this.refUsesFaker.has(memoKey)) this.usesFaker = true;
       return cached;
     }
+    const before = this.expansions;
     if (++this.expansions > this.budget) throw new BudgetExceeded();
     const target = this.resolveRef(ref);
-    const inner = new Map(stack);
-    inner.set(ref, open + 1);
+    const counts = new Map(stack.counts);
+    counts.set(ref, open + 1);
     const outerFaker = this.usesFaker;
     this.usesFaker = false;
     // An unresolvable ref (external, or a typo) allows anything.
-    const compiled = target === undefined ? {} : this.compile(target, inner);
+    const compiled = target === undefined ? {} : this.compile(target, { counts, depth: stack.depth + 1 });
     if (this.usesFaker) this.refUsesFaker.add(memoKey);
     this.usesFaker ||= outerFaker;
-    memo.set(memoKey, compiled);
+    this.refMemo.set(memoKey, compiled);
+    this.refSize.set(memoKey, this.expansions - before);
     return compiled;
   }
 
@@ -277,7 +312,7 @@ class SchemaDataGenerator implements DataGenerator {
     return seen;
   }
 
-  private compileObject(schema: Json, stack: Map<string, number>): Compiled {
+  private compileObject(schema: Json, stack: Stack): Compiled {
     const out: Json = {};
 
     // type, with 3.0 nullable folded in.
@@ -500,6 +535,27 @@ class SchemaDataGenerator implements DataGenerator {
     if (exclusiveMinimum !== undefined) out.exclusiveMinimum = exclusiveMinimum;
     if (exclusiveMaximum !== undefined) out.exclusiveMaximum = exclusiveMaximum;
   }
+}
+
+/**
+ * faker's default Mersenne Twister takes ~80 µs to seed, more than a whole small generate() call;
+ * this one (mulberry32) seeds for free. Good enough for fake data. (faker calls `next` unbound,
+ * hence the closure.)
+ */
+function cheapRandomizer(): Randomizer {
+  let state = 0;
+  return {
+    next(): number {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 0x1_0000_0000;
+    },
+    seed(seed: number | number[]): void {
+      state = Array.isArray(seed) ? seed.reduce((h, n) => Math.imul(h ^ n, 0x01000193), 0x811c9dc5) : seed | 0;
+    },
+  };
 }
 
 /** jsf calls `faker.<path>(...args)`; accepts 'a.b', { 'a.b': args } and { 'a.b': [args...] }. */

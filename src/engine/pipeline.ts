@@ -52,13 +52,14 @@ export function handleRequest(state: EngineState, request: StubRequest): StubRes
   let problems = selfCheck(built, operation.key);
   if (problems.length > 0 && choice.kind === 'echo') {
     // The request did not fit the response schema (another document's shapes): answer with the
-    // documented fallback instead, and still report what the echo would have broken.
+    // documented fallback instead when it fits better. The problems reported are always those of
+    // the answer actually sent (reporting the fallback's while sending the echo hid the echo's).
     const fallback: BuiltResponse = { ...built, body: fallbackFor(operation, choice.plan, request), exact: false, label: 'generated' };
     const fallbackProblems = selfCheck(fallback, operation.key);
-    if (fallbackProblems.length === 0) {
+    if (fallbackProblems.length < problems.length) {
       built = fallback;
-      problems = [];
-    } else problems = fallbackProblems;
+      problems = fallbackProblems;
+    }
   }
 
   const scenario = choice.kind === 'scenario' ? choice.scenario : null;

@@ -1,6 +1,6 @@
 // Reads the headers a client uses to steer the stub (X-Mock-Scenario, Prefer, X-Mock-Delay,
 // X-Mock-Fault) into one plain value, so the selection stage never touches raw headers.
-import { fail, type Failure } from './failure.js';
+import { fail, SELECTION_ERROR, type Failure } from './failure.js';
 import type { StubRequest, StubResponse } from './types.js';
 
 export const MAX_DELAY_MS = 60_000;
@@ -68,5 +68,5 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 function selectionError(message: string): Failure {
-  return fail(400, message, { fromStub: true });
+  return fail(SELECTION_ERROR, message, { fromStub: true });
 }

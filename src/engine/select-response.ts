@@ -2,7 +2,7 @@
 // dynamic), the sticky scenario set through /__admin, then the default: the documented success
 // response, echoing the request where it has a body.
 import type { CompiledOperation, ResponsePlan } from '../spec/compile-operations.js';
-import { fail, type Failure } from './failure.js';
+import { fail, SELECTION_ERROR, type Failure } from './failure.js';
 import type { Selection } from './read-selection.js';
 import type { Scenario } from './scenario.js';
 
@@ -23,7 +23,7 @@ export function selectResponse(
     const scenario = scenarios?.get(selection.scenario);
     if (!scenario) {
       const known = [...(scenarios?.keys() ?? [])];
-      return fail(400, `unknown scenario "${selection.scenario}" for ${operation.key}; known scenarios: ${known.join(', ') || 'none'}`, {
+      return fail(SELECTION_ERROR, `unknown scenario "${selection.scenario}" for ${operation.key}; known scenarios: ${known.join(', ') || 'none'}`, {
         fromStub: true,
         extra: { knownScenarios: known },
       });
@@ -55,7 +55,7 @@ function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, S
   const plan = planFor(operation, status);
   if (!plan) {
     const documented = [...operation.responses.keys()];
-    return fail(400, `Prefer: code=${status} is not documented for ${operation.key}; documented statuses: ${documented.join(', ')}`, {
+    return fail(SELECTION_ERROR, `Prefer: code=${status} is not documented for ${operation.key}; documented statuses: ${documented.join(', ')}`, {
       fromStub: true,
       extra: { documentedStatuses: documented },
     });
@@ -75,7 +75,7 @@ function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<stri
   const scenario = scenarios?.get(name);
   if (scenario) return { kind: 'scenario', scenario, plan: planFor(operation, scenario.status) };
   const known = [...new Set([...ordered.flatMap((plan) => [...plan.examples.keys()]), ...(scenarios?.keys() ?? [])])];
-  return fail(400, `unknown example "${name}" for ${operation.key}; known examples and scenarios: ${known.join(', ') || 'none'}`, {
+  return fail(SELECTION_ERROR, `unknown example "${name}" for ${operation.key}; known examples and scenarios: ${known.join(', ') || 'none'}`, {
     fromStub: true,
     extra: { knownExamples: known },
   });
@@ -87,5 +87,5 @@ export function planFor(operation: CompiledOperation, status: number): ResponseP
 }
 
 function noSuccess(operation: CompiledOperation): Failure {
-  return fail(400, `${operation.key} documents no success response to serve; choose one with Prefer: code=<status>`, { fromStub: true });
+  return fail(SELECTION_ERROR, `${operation.key} documents no success response to serve; choose one with Prefer: code=<status>`, { fromStub: true });
 }

@@ -13,6 +13,7 @@ import { compileSpec } from '../spec/compile-operations.js';
 import { loadSpec } from '../spec/load-spec.js';
 import { handleRequest, type EngineState } from './pipeline.js';
 import type { StubRequest, StubResponse } from './types.js';
+import { GeneratorNotLoaded, loadGeneratorLibraries, withGeneratorLibraries } from './generator-libraries.js';
 
 export class Stub {
   readonly journal: Journal;
@@ -32,8 +33,15 @@ export class Stub {
     return stub;
   }
 
-  handle(request: StubRequest): StubResponse {
-    return handleRequest(this.state, request);
+  /** Runs the pipeline; asynchronous only for the first request that needs generated data. */
+  handle(request: StubRequest): StubResponse | Promise<StubResponse> {
+    try {
+      return handleRequest(this.state, request);
+    } catch (error) {
+      if (!(error instanceof GeneratorNotLoaded)) throw error;
+      // The pipeline has no side effects, so running it again once the libraries are in is safe.
+      return loadGeneratorLibraries().then(() => handleRequest(this.state, request));
+    }
   }
 
   /** Called once per answered request, after it was sent. */
@@ -130,7 +138,7 @@ export class Stub {
 
 async function loadState(options: ResolvedOptions, log: (line: string) => void, previous: EngineState | null): Promise<EngineState> {
   const spec = await loadSpec(options.spec);
-  const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed });
+  const compiled = await withGeneratorLibraries(() => compileSpec(spec, { tokens: options.tokens, seed: options.seed }));
   const fixtures = await loadFixtures(options.fixtures, compiled);
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);
   const sticky = previous?.sticky ?? null;

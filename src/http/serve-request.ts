@@ -59,21 +59,39 @@ export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerRespon
 }
 
 function respond(stub: Stub, request: StubRequest, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
-  let response: StubResponse;
+  let handled: StubResponse | Promise<StubResponse>;
   try {
-    response = stub.handle(request);
+    handled = stub.handle(request);
   } catch (error) {
-    // A bug of ours must still not leak internals: log it, answer a plain problem.
-    process.stderr.write(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? error}\n`);
-    const rendered = problem(500, 'the stub failed to handle this request; see its log');
-    response = {
-      status: 500, headers: { 'content-type': rendered.contentType }, body: JSON.stringify(rendered.body),
-      scenario: null, violations: [], selfCheck: [], delayMs: 0, operation: null, fromStub: true,
-    };
+    handled = internalError(request, error);
   }
+  if (handled instanceof Promise) {
+    handled.then(
+      (response) => deliver(stub, request, response, req, res, settings, started),
+      (error: unknown) => deliver(stub, request, internalError(request, error), req, res, settings, started),
+    );
+  } else deliver(stub, request, handled, req, res, settings, started);
+}
+
+/** A bug of ours must still not leak internals: log it, answer a plain problem. */
+function internalError(request: StubRequest, error: unknown): StubResponse {
+  process.stderr.write(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? error}\n`);
+  const rendered = problem(500, 'the stub failed to handle this request; see its log');
+  return {
+    status: 500, headers: { 'content-type': rendered.contentType }, body: JSON.stringify(rendered.body),
+    scenario: null, violations: [], selfCheck: [], delayMs: 0, operation: null, fromStub: true,
+  };
+}
+
+function deliver(stub: Stub, request: StubRequest, response: StubResponse, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
   const send = () => {
     if (res.destroyed) return;
-    if (response.fault) return injectFault(response, res, req, settings);
+    if (response.fault) {
+      injectFault(response, res, req, settings);
+      // Journaled too: a resilience test still asserts that its request arrived.
+      stub.record(request, response, performance.now() - started);
+      return;
+    }
     if (settings.cors) applyCors(req, res);
     res.setHeader('content-length', Buffer.byteLength(response.body));
     res.writeHead(response.status, response.headers);

@@ -1,7 +1,7 @@
 // The default server: node:http in front, API paths straight to the engine adapter, /__admin to
 // the Express app. Shutdown is graceful: stop accepting, let owed answers finish within a grace
 // period, then write the coverage report.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { resolveOptions, type StubOptions } from '../config/options.js';
@@ -9,7 +9,6 @@ import { ConfigError } from '../config/config-error.js';
 import { Stub } from '../engine/stub.js';
 import type { CoverageReport } from '../observe/coverage.js';
 import type { JournalEntry, JournalFilter } from '../observe/journal.js';
-import { buildApp } from './express-app.js';
 import { InFlight } from './in-flight.js';
 import { serveRequest, type ServeSettings } from './serve-request.js';
 import { handleClientError } from './client-error.js';
@@ -43,13 +42,15 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
   const resolved = resolveOptions(options);
   const stub = await Stub.create(resolved);
   const inFlight = new InFlight();
-  const app = buildApp(stub, resolved, inFlight);
+  // Express serves only /__admin here; loading it on the first admin request keeps start-up fast.
+  let adminApp: Promise<(req: IncomingMessage, res: ServerResponse) => void> | null = null;
+  const admin = () => (adminApp ??= import('./express-app.js').then((m) => m.buildApp(stub, resolved, inFlight)));
   const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
   let active = 0;
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
     active++;
     res.once('close', () => active--);
-    if (req.url?.startsWith('/__admin')) app(req, res);
+    if (req.url?.startsWith('/__admin')) void admin().then((app) => app(req, res));
     else serveRequest(stub, req, res, settings);
   });
   server.on('clientError', handleClientError);

@@ -8,8 +8,9 @@ export interface CoverageReport {
   operations: Array<{
     operation: string;
     operationId: string | null;
-    responses: Array<{ status: string; exercised: number }>;
-    scenarios: Array<{ name: string; status: number; exercised: number }>;
+    /** `exercised`: whether any request got this response since the last reset; `hits`: how many. */
+    responses: Array<{ status: string; exercised: boolean; hits: number }>;
+    scenarios: Array<{ name: string; status: number; exercised: boolean; hits: number }>;
   }>;
   summary: { exercised: number; total: number; ratio: number };
 }
@@ -21,7 +22,8 @@ export class Coverage {
 
   record(operation: CompiledOperation | undefined, response: StubResponse): void {
     if (!operation || response.fromStub) return;
-    const key = documentedKey(operation, response.status);
+    // An injected fault never delivered its status; the scenario that scripted it was exercised.
+    const key = response.fault ? null : documentedKey(operation, response.status);
     if (key) bump(this.statusHits, operation.key, key);
     if (response.scenario !== null) bump(this.scenarioHits, operation.key, response.scenario);
   }
@@ -37,19 +39,19 @@ export class Coverage {
     const count = (hits: number) => {
       total++;
       if (hits > 0) exercised++;
-      return hits;
+      return { exercised: hits > 0, hits };
     };
     const rows = operations.map((operation) => ({
       operation: operation.key,
       operationId: operation.operationId,
       responses: [...operation.responses.keys()].map((status) => ({
         status,
-        exercised: count(this.statusHits.get(operation.key)?.get(status) ?? 0),
+        ...count(this.statusHits.get(operation.key)?.get(status) ?? 0),
       })),
       scenarios: [...(scenarios.get(operation.key)?.values() ?? [])].map((scenario) => ({
         name: scenario.name,
         status: scenario.status,
-        exercised: count(this.scenarioHits.get(operation.key)?.get(scenario.name) ?? 0),
+        ...count(this.scenarioHits.get(operation.key)?.get(scenario.name) ?? 0),
       })),
     }));
     return { operations: rows, summary: { exercised, total, ratio: total === 0 ? 1 : Math.round((exercised / total) * 1000) / 1000 } };
@@ -76,8 +78,11 @@ export function formatCoverage(report: CoverageReport): string {
   const lines = [`coverage: ${report.summary.exercised}/${report.summary.total} (${Math.round(report.summary.ratio * 100)}%)`];
   for (const op of report.operations) {
     lines.push(`  ${op.operation}`);
-    for (const r of op.responses) lines.push(`    ${r.exercised > 0 ? '✓' : '✗'} ${r.status}${r.exercised > 0 ? ` (${r.exercised})` : ''}`);
-    for (const s of op.scenarios) lines.push(`    ${s.exercised > 0 ? '✓' : '✗'} scenario ${s.name} -> ${s.status}${s.exercised > 0 ? ` (${s.exercised})` : ''}`);
+    for (const r of op.responses) lines.push(`    ${mark(r)} ${r.status}${hits(r)}`);
+    for (const s of op.scenarios) lines.push(`    ${mark(s)} scenario ${s.name} -> ${s.status}${hits(s)}`);
   }
   return lines.join('\n');
 }
+
+const mark = (row: { exercised: boolean }) => (row.exercised ? '✓' : '✗');
+const hits = (row: { hits: number }) => (row.hits > 0 ? ` (${row.hits})` : '');

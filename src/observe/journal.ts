@@ -27,6 +27,8 @@ export interface JournalEntry {
   scenario: string | null;
   violations: string[];
   selfCheck?: string[];
+  /** The fault injected instead of a clean answer (X-Mock-Fault or a fixture): `status` was never sent. */
+  fault?: string;
   durationMs: number;
   time: string;
 }
@@ -85,6 +87,7 @@ function describe({ request, response, durationMs, time }: Recorded): JournalEnt
     time: new Date(time).toISOString(),
   };
   if (response.selfCheck.length > 0) entry.selfCheck = response.selfCheck;
+  if (response.fault) entry.fault = response.fault;
   const truncated = request.body.length > JOURNAL_BODY_CAP;
   const text = request.body.subarray(0, JOURNAL_BODY_CAP).toString('utf8');
   if (truncated) {
@@ -108,7 +111,8 @@ function parseBody(text: string): unknown {
 function queryObject(rawQuery: string): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   for (const [key, value] of new URLSearchParams(rawQuery)) {
-    const existing = query[key];
+    // Own properties only: `?constructor=x` must not find Object.prototype.constructor.
+    const existing = Object.hasOwn(query, key) ? query[key] : undefined;
     Object.defineProperty(query, key, {
       value: existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value],
       enumerable: true, writable: true, configurable: true,

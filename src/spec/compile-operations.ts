@@ -30,6 +30,8 @@ export interface HeaderPlan {
   name: string;
   required: boolean;
   validate: Validator | null;
+  /** The value the stub sends: the documented example, else generated from the schema. */
+  sample: string | null;
 }
 
 export interface ResponsePlan {
@@ -113,7 +115,7 @@ export function compileSpec(spec: LoadedSpec, options: CompileOptions): Compiled
         generate: (schemaPointer, key) => generator.generate(schemaPointer, key),
       };
       for (const [status, response] of Object.entries(isSchema(operation.responses) ? operation.responses : {})) {
-        compiled.responses.set(status, compileResponse(spec, compiler, status, response, `${pointer}/responses/${escapePointer(status)}`));
+        compiled.responses.set(status, compileResponse(spec, compiler, status, response, `${pointer}/responses/${escapePointer(status)}`, (p) => generator.generate(p, 'header')));
       }
       checkExamples(spec.file, compiled);
       compiled.success = pickSuccess(compiled.responses);
@@ -169,7 +171,12 @@ function compileParameters(
       properties[name] = refTo(`${at}/schema`);
       if (value.required === true || location === 'path') required.push(name);
     }
-    const validate = compiler.compileSchema({ type: 'object', properties, required }, `/${location}`, true);
+    // Draft-04 (OpenAPI 3.0) forbids an empty `required` list: leave it out when all are optional.
+    const validate = compiler.compileSchema(
+      { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
+      `/${location}`,
+      true,
+    );
     const names = parameters.map((p) => String(p.value.name));
     return [{ location, names, validate }];
   });
@@ -210,7 +217,7 @@ function compileBody(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown, p
   return { required: body.value.required === true, media };
 }
 
-function compileResponse(spec: LoadedSpec, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string): ResponsePlan {
+function compileResponse(spec: LoadedSpec, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string, generate: (pointer: string) => unknown): ResponsePlan {
   const response = deref(spec, raw, pointer);
   const content = isSchema(response.value.content) ? response.value.content : {};
   const types = Object.keys(content);
@@ -226,20 +233,30 @@ function compileResponse(spec: LoadedSpec, compiler: SchemaCompiler, key: string
     validateBody: json && schemaPointer ? compiler.compile(schemaPointer) : null,
     project: json && media?.schema !== undefined ? compileProjection(spec, media.schema) : null,
     examples: collectExamples(spec, media),
-    headers: compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`),
+    headers: compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`, generate),
   };
 }
 
-function compileHeaders(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown, pointer: string): HeaderPlan[] {
+function compileHeaders(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown, pointer: string, generate: (pointer: string) => unknown): HeaderPlan[] {
   if (!isSchema(raw)) return [];
-  return Object.entries(raw).map(([name, value]) => {
+  // OpenAPI: a documented Content-Type header is ignored; the media type decides it.
+  return Object.entries(raw).filter(([name]) => name.toLowerCase() !== 'content-type').map(([name, value]) => {
     const header = deref(spec, value, `${pointer}/${escapePointer(name)}`);
+    const schema = isSchema(header.value.schema) ? header.value.schema : null;
     return {
       name: name.toLowerCase(),
       required: header.value.required === true,
-      validate: isSchema(header.value.schema) ? compiler.compileSchema(refTo(`${header.pointer}/schema`), `/headers/${name}`, true) : null,
+      validate: schema ? compiler.compileSchema(refTo(`${header.pointer}/schema`), `/headers/${name}`, true) : null,
+      sample: headerSample(header.value, schema, () => generate(`${header.pointer}/schema`)),
     };
   });
+}
+
+function headerSample(header: Schema, schema: Schema | null, generated: () => unknown): string | null {
+  const firstNamed = isSchema(header.examples) ? Object.values(header.examples).find(isSchema)?.value : undefined;
+  const value = header.example ?? firstNamed ?? schema?.example ?? schema?.default ?? (schema ? generated() : null);
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function collectExamples(spec: LoadedSpec, media: Schema | null): Map<string, unknown> {

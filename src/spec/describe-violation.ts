@@ -25,7 +25,8 @@ export function describeViolation(error: ErrorObject, prefix: string): string {
     }
     case 'type': {
       const types = Array.isArray(params.type) ? params.type : String(params.type).split(',');
-      const nullable = (params as { nullable?: boolean }).nullable ? ' or null' : '';
+      // Ajv reports the written `type` only; 3.0's `nullable: true` is read from the schema itself.
+      const nullable = (error.parentSchema as { nullable?: unknown } | undefined)?.nullable === true && !types.includes('null') ? ' or null' : '';
       return at(prefix, pointer, `must be ${types.map((type: string) => ARTICLES[type] ?? type).join(' or ')}${nullable}`);
     }
     case 'enum':

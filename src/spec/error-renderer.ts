@@ -74,10 +74,10 @@ function compileTemplate(
   const messageField =
     MESSAGE_FIELDS.find((name) => stringFields.includes(name)) ?? stringFields.find((name) => view.required.has(name)) ?? null;
   // Other required fields keep a value from the documented example, else generated data.
-  const sample = plan.examples.values().next().value ?? generate(plan.schemaPointer);
+  const others = [...view.required].filter((name) => name !== messageField && !statusFields.includes(name));
+  const sample = others.length === 0 ? undefined : (plan.examples.values().next().value ?? generate(plan.schemaPointer));
   const fixed: Record<string, unknown> = {};
-  for (const name of view.required) {
-    if (name === messageField || statusFields.includes(name)) continue;
+  for (const name of others) {
     if (sample && typeof sample === 'object' && name in sample) fixed[name] = (sample as Record<string, unknown>)[name];
   }
   const template: Template = (status, message) => {

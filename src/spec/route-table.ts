@@ -10,8 +10,13 @@ export type RouteMatch<T> =
 interface TrieNode<T> {
   literal: Map<string, TrieNode<T>>;
   /** Segments with a template (`{id}` or `{id}.json`), tried in the order the document lists them. */
-  templated: Array<{ pattern: RegExp; names: string[]; node: TrieNode<T> }>;
+  templated: Array<{ pattern: RegExp; node: TrieNode<T> }>;
   methods: Map<string, T> | null;
+  /**
+   * Per method, the parameter names of the whole template in order. Kept at the end of the path,
+   * not on the shared segment: `/books/{bookId}` and `/books/{isbn}/reviews` share one `{…}` node.
+   */
+  params: Map<string, string[]>;
   allow: string[];
 }
 
@@ -21,6 +26,7 @@ export class RouteTable<T> {
   /** Adds an operation; `method` is upper-case, `template` an OpenAPI path such as `/plants/{id}`. */
   add(method: string, template: string, operation: T): void {
     let node = this.root;
+    const params: string[] = [];
     for (const segment of splitPath(template)) {
       if (!segment.includes('{')) {
         let next = node.literal.get(segment);
@@ -28,19 +34,20 @@ export class RouteTable<T> {
         node = next;
         continue;
       }
+      params.push(...[...segment.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]));
       const source = segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, '([^/]+)');
       const existing = node.templated.find((entry) => entry.pattern.source === `^${source}$`);
       if (existing) {
         node = existing.node;
       } else {
-        const names = [...segment.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
-        const entry = { pattern: new RegExp(`^${source}$`), names, node: newNode<T>() };
+        const entry = { pattern: new RegExp(`^${source}$`), node: newNode<T>() };
         node.templated.push(entry);
         node = entry.node;
       }
     }
     node.methods ??= new Map();
     node.methods.set(method, operation);
+    node.params.set(method, params);
     node.allow = [...node.methods.keys()].sort();
   }
 
@@ -52,27 +59,30 @@ export class RouteTable<T> {
     } catch {
       return { kind: 'bad-path', reason: 'the path holds an invalid percent-encoding' };
     }
-    const pathParams: Record<string, string> = {};
-    const node = this.walk(this.root, segments, 0, pathParams);
+    const values: string[] = [];
+    const node = this.walk(this.root, segments, 0, values);
     if (!node?.methods) return { kind: 'not-found' };
-    const operation = node.methods.get(method) ?? (method === 'HEAD' ? node.methods.get('GET') : undefined);
-    if (operation === undefined) return { kind: 'method-not-allowed', allow: node.allow };
-    return { kind: 'operation', operation, pathParams };
+    const key = node.methods.has(method) ? method : method === 'HEAD' && node.methods.has('GET') ? 'GET' : null;
+    if (key === null) return { kind: 'method-not-allowed', allow: node.allow };
+    const pathParams: Record<string, string> = {};
+    node.params.get(key)!.forEach((name, i) => (pathParams[name] = values[i]));
+    return { kind: 'operation', operation: node.methods.get(key)!, pathParams };
   }
 
-  private walk(node: TrieNode<T>, segments: string[], index: number, params: Record<string, string>): TrieNode<T> | null {
+  /** Finds the end node; `values` receives the captured template values, in path order. */
+  private walk(node: TrieNode<T>, segments: string[], index: number, values: string[]): TrieNode<T> | null {
     if (index === segments.length) return node.methods ? node : null;
     const segment = segments[index];
     // Literal segments win over templates, as OpenAPI asks (`/plants/mine` before `/plants/{id}`).
     const literal = node.literal.get(segment);
-    const viaLiteral = literal && this.walk(literal, segments, index + 1, params);
+    const viaLiteral = literal && this.walk(literal, segments, index + 1, values);
     if (viaLiteral) return viaLiteral;
-    for (const { pattern, names, node: child } of node.templated) {
+    for (const { pattern, node: child } of node.templated) {
       const match = pattern.exec(segment);
       if (!match) continue;
-      const found = this.walk(child, segments, index + 1, params);
+      const found = this.walk(child, segments, index + 1, values);
       if (found) {
-        names.forEach((name, i) => (params[name] = match[i + 1]));
+        values.unshift(...match.slice(1)); // deeper segments have already put theirs in
         return found;
       }
     }
@@ -81,7 +91,7 @@ export class RouteTable<T> {
 }
 
 function newNode<T>(): TrieNode<T> {
-  return { literal: new Map(), templated: [], methods: null, allow: [] };
+  return { literal: new Map(), templated: [], methods: null, params: new Map(), allow: [] };
 }
 
 /** `/a/b/` -> ['a', 'b', '']: a trailing slash is a distinct (empty) segment, as in the document. */

@@ -40,8 +40,9 @@ const INTEGER_RANGES: Record<string, [bigint, bigint]> = {
 export function createSchemaCompiler(spec: LoadedSpec): SchemaCompiler {
   markIntegerSchemas(spec.document);
   const strict = createAjv(spec, false);
-  // Parameters arrive as text; a second instance coerces them to their schema's types.
-  const coercing = createAjv(spec, true);
+  // Parameters arrive as text; a second instance coerces them to their schema's types. Built only
+  // for documents that have parameters or response headers, since each instance costs start-up time.
+  let coercing: Ajv | null = null;
 
   const wrap = (validate: ReturnType<Ajv['compile']>, prefix: string): Validator => (value, rawNumbers = NO_RAW_NUMBERS) => {
     if (validate.call({ rawNumbers }, value)) return [];
@@ -49,7 +50,7 @@ export function createSchemaCompiler(spec: LoadedSpec): SchemaCompiler {
   };
   return {
     compile: (pointer, prefix = '') => wrap(strict.compile({ $ref: `${SPEC_ID}#${encodePointer(pointer)}` }), prefix),
-    compileSchema: (schema, prefix = '', coerce = false) => wrap((coerce ? coercing : strict).compile(schema), prefix),
+    compileSchema: (schema, prefix = '', coerce = false) => wrap((coerce ? (coercing ??= createAjv(spec, true)) : strict).compile(schema), prefix),
   };
 }
 
@@ -72,6 +73,11 @@ function createAjv(spec: LoadedSpec, coerceTypes: boolean): Ajv {
     coerceTypes: coerceTypes ? 'array' : false,
     // Ajv compiles each regex once; `u` matches OpenAPI's ECMA-262 patterns.
     unicodeRegExp: true,
+    // Checking the document against the JSON Schema meta-schema would compile that meta-schema at
+    // every start; a schema Ajv cannot compile still fails loudly when its validator is built.
+    validateSchema: false,
+    // Errors carry their schema, so a `type` error can say "or null" for a 3.0 `nullable` field.
+    verbose: true,
   };
   const ajv: Ajv = spec.version === '3.1' ? new Ajv2020(options) : new AjvDraft04.default(options);
   addFormats.default(ajv);

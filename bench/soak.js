@@ -1,0 +1,165 @@
+// Soak test: the stub under mixed traffic (valid, invalid, unauthorized, scenarios, delayed,
+// unknown routes) at 64 connections for SOAK_SECONDS (default 60). It must answer every request
+// with the status its kind calls for, never a 5xx, never drop a connection, and its memory must
+// stay flat (journal bounded by --journal-limit). Prints a markdown table; exits 1 on any failure.
+//
+//   npm run soak                    # 60 s
+//   SOAK_SECONDS=20 npm run soak    # shorter
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
+const CONNECTIONS = 64;
+const JOURNAL_LIMIT = 1000;
+/** RSS is "flat" when the end value is within this factor of the value after warm-up. */
+const FLAT_FACTOR = 1.5;
+
+if (!Number.isInteger(SECONDS) || SECONDS < 5 || SECONDS > 3600) {
+  process.stderr.write(`soak: SOAK_SECONDS must be a whole number from 5 to 3600, got "${process.env.SOAK_SECONDS}"\n`);
+  process.exit(2);
+}
+
+const AUTH = 'Bearer soak-token';
+const JSON_TYPE = 'application/json';
+
+/** Each kind of request, with the status it must get. Every connection cycles through them in order. */
+const KINDS = [
+  { name: 'valid', expect: 200, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE }, body: '{"id":1,"name":"Fern","tag":"fern"}' },
+  { name: 'valid, int64 id beyond 2^53', expect: 200, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE }, body: '{"id":9223372036854775807,"name":"Big fern"}' },
+  { name: 'invalid: wrong types', expect: 400, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE }, body: '{"id":"one","name":7}' },
+  { name: 'invalid: malformed JSON', expect: 400, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE }, body: '{"id":1,"name":' },
+  { name: 'invalid: deeply nested', expect: 400, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE }, body: '['.repeat(5000) + ']'.repeat(5000) },
+  { name: 'unauthorized', expect: 401, method: 'POST', path: '/plants', headers: { 'content-type': JSON_TYPE }, body: '{"id":1,"name":"Fern"}' },
+  { name: 'scenario duplicate-id', expect: 400, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, 'x-mock-scenario': 'duplicate-id' }, body: '{"id":1,"name":"Fern"}' },
+  { name: 'scenario unknown', expect: 400, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, 'x-mock-scenario': 'no-such-scenario' }, body: '{"id":1,"name":"Fern"}' },
+  { name: 'Prefer: dynamic=true', expect: 200, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, prefer: 'dynamic=true' }, body: '{"id":1,"name":"Fern"}' },
+  { name: 'delayed 50 ms', expect: 200, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, 'x-mock-delay': '50' }, body: '{"id":2,"name":"Slow fern"}' },
+  { name: 'unknown path', expect: 404, method: 'GET', path: '/nowhere', headers: {} },
+  { name: 'wrong method', expect: 405, method: 'GET', path: '/plants', headers: {} },
+];
+
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+
+function startStub() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--quiet', '--journal-limit', String(JOURNAL_LIMIT)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise((done) => child.on('exit', (code, signal) => {
+      children.delete(child);
+      done({ code, signal, stderr });
+    }));
+    child.stdout.on('data', (chunk) => {
+      if (stdout.length > 8192) return;
+      stdout += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
+      if (url) resolve({ child, url, exited });
+    });
+    child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+    void exited.then(({ code, signal }) => reject(new Error(`the stub exited (${signal ?? code}) before listening: ${stderr.trim()}`)));
+    setTimeout(() => reject(new Error('the stub did not start within 15 s')), 15_000).unref();
+  });
+}
+
+function rssKb(pid) {
+  try {
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) || null;
+  } catch {
+    return null;
+  }
+}
+
+const mb = (kb) => (kb == null ? '—' : `${(kb / 1024).toFixed(1)} MB`);
+const int = (n) => Math.round(n).toLocaleString('en-US');
+
+async function main() {
+  const { child, url, exited } = await startStub();
+  const samples = [];
+  const sampler = setInterval(() => samples.push({ at: performance.now(), kb: rssKb(child.pid) }), 1000);
+  const startKb = rssKb(child.pid);
+  const started = performance.now();
+
+  const byKind = KINDS.map((kind) => ({ name: kind.name, expect: kind.expect, count: 0, wrong: 0, lastWrong: null }));
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    timeout: 10,
+    requests: KINDS.map((kind, i) => ({
+      method: kind.method,
+      path: kind.path,
+      headers: kind.headers,
+      body: kind.body,
+      onResponse: (status, body) => {
+        const row = byKind[i];
+        row.count++;
+        if (status !== kind.expect) {
+          row.wrong++;
+          row.lastWrong = `${status} ${String(body).slice(0, 120)}`;
+        }
+      },
+    })),
+  });
+  clearInterval(sampler);
+  const endKb = rssKb(child.pid);
+
+  // After the load: still serving, journal bounded, graceful exit.
+  const health = await fetch(`${url}/__admin/health`).then((r) => r.status, (e) => e.message);
+  const journal = await fetch(`${url}/__admin/requests`).then((r) => r.json()).then((j) => j.requests.length, (e) => e.message);
+  child.kill('SIGTERM');
+  const exit = await Promise.race([exited, sleep(10_000).then(() => ({ code: 'no exit within 10 s' }))]);
+
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
+  const fiveXx = Object.entries(statuses).filter(([code]) => Number(code) >= 500).reduce((sum, [, n]) => sum + n, 0);
+  const drops = result.errors + result.timeouts;
+  const wrong = byKind.reduce((sum, row) => sum + row.wrong, 0);
+  // Warm-up: the first quarter of the run (at least 3 s): JIT, connection set-up, journal filling.
+  const warmupMs = Math.max(3_000, (SECONDS * 1000) / 4);
+  const afterWarmup = samples.find((s) => s.at - started >= warmupMs)?.kb ?? null;
+  const maxKb = Math.max(...samples.map((s) => s.kb ?? 0), startKb ?? 0, endKb ?? 0) || null;
+  const flat = afterWarmup != null && endKb != null ? endKb <= afterWarmup * FLAT_FACTOR : null;
+
+  const checks = [
+    ['requests', int(result.requests.total), `${int(result.requests.total / result.duration)} req/s over ${SECONDS} s, ${CONNECTIONS} connections`],
+    ...Object.entries(statuses).map(([code, n]) => [`status ${code}`, int(n), '']),
+    ['5xx', int(fiveXx), fiveXx === 0 ? 'ok' : 'FAIL'],
+    ['errors / timeouts (dropped connections)', `${int(result.errors)} / ${int(result.timeouts)}`, drops === 0 ? 'ok' : 'FAIL'],
+    ['answers with the wrong status for their kind', int(wrong), wrong === 0 ? 'ok' : 'FAIL'],
+    ['latency p50 / p99 / max', `${result.latency.p50} / ${result.latency.p99} / ${result.latency.max} ms`, ''],
+    ['RSS start / after warm-up / max / end', `${mb(startKb)} / ${mb(afterWarmup)} / ${mb(maxKb)} / ${mb(endKb)}`,
+      flat === null ? 'not measured (no /proc)' : flat ? `flat (end ≤ ${FLAT_FACTOR}× after warm-up)` : 'FAIL: grew'],
+    ['health after the run', String(health), health === 200 ? 'ok' : 'FAIL'],
+    ['journal entries after the run', String(journal), journal === JOURNAL_LIMIT ? `ok (bounded by --journal-limit ${JOURNAL_LIMIT})` : 'FAIL'],
+    ['exit on SIGTERM', String(exit.code), exit.code === 0 ? 'ok' : 'FAIL'],
+  ];
+  const lines = [
+    `## Soak: ${SECONDS} s of mixed traffic`,
+    '',
+    '| measure | value | verdict |',
+    '| :--- | ---: | :--- |',
+    ...checks.map((row) => `| ${row.join(' | ')} |`),
+    '',
+    '| request kind | expected | answered | wrong status |',
+    '| :--- | ---: | ---: | ---: |',
+    ...byKind.map((row) => `| ${row.name} | ${row.expect} | ${int(row.count)} | ${row.wrong === 0 ? '0' : `${int(row.wrong)} (last: ${row.lastWrong})`} |`),
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+
+  const failed = checks.filter((row) => String(row[2]).startsWith('FAIL')).map((row) => row[0]);
+  if (failed.length > 0) {
+    process.stderr.write(`soak: FAILED: ${failed.join('; ')}\n`);
+    process.exit(1);
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`soak: ${error.stack ?? error}\n`);
+  process.exit(1);
+});

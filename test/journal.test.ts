@@ -1,0 +1,389 @@
+// The request journal, through the real server: GET /__admin/requests shows what clients sent and
+// what they got, oldest first, with exact numbers, redacted credentials, filters and a bound.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startStub, type JournalEntry, type RunningStub } from '../src/index.js';
+import { post, request } from './helpers/http.js';
+
+const TOKEN = 'journal-secret-7f3a';
+const JSON_AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+const BIG_ID = '9223372036854775807';
+
+let stub: RunningStub;
+
+beforeAll(async () => {
+  stub = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtures', port: 0, watch: false, seed: 11 });
+});
+afterAll(async () => {
+  await stub?.close();
+});
+beforeEach(() => stub.reset());
+
+/** GET /__admin/requests: the raw text (for digit-exact checks) and the parsed entries. */
+async function journal(query = ''): Promise<{ status: number; text: string; requests: JournalEntry[] }> {
+  const response = await request(`${stub.url}/__admin/requests${query}`);
+  return { status: response.status, text: response.text, requests: response.json?.requests };
+}
+
+interface Sent {
+  method?: string;
+  target: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+function send({ method = 'POST', target, headers = {}, body }: Sent) {
+  return request(`${stub.url}${target}`, { method, headers, body });
+}
+
+describe('journal entries', () => {
+  // request -> the entry it leaves (everything but headers, durationMs and time, checked below).
+  const cases: Array<[string, Sent, Partial<JournalEntry>]> = [
+    [
+      'a valid create is journaled with its parsed query, its body, 200 and the echo label',
+      { target: '/plants?source=test&tag=a&tag=b', headers: JSON_AUTH, body: '{"id":42,"name":"Fern","tag":"fern"}' },
+      { method: 'POST', path: '/plants', query: { source: 'test', tag: ['a', 'b'] }, body: { id: 42, name: 'Fern', tag: 'fern' }, status: 200, scenario: 'echo', violations: [] },
+    ],
+    [
+      'a body without its name is journaled with the violation as a pointer and a reason',
+      { target: '/plants', headers: JSON_AUTH, body: '{"id":1}' },
+      { method: 'POST', path: '/plants', query: {}, body: { id: 1 }, status: 400, scenario: null, violations: ['/name: is required'] },
+    ],
+    [
+      'a body with wrong types is journaled with every violation',
+      { target: '/plants', headers: JSON_AUTH, body: '{"id":"1","name":3}' },
+      { method: 'POST', path: '/plants', query: {}, body: { id: '1', name: 3 }, status: 400, scenario: null, violations: ['/name: must be a string', '/id: must be an integer'] },
+    ],
+    [
+      'malformed JSON is journaled as the text received',
+      { target: '/plants', headers: JSON_AUTH, body: '{"id": 1,' },
+      { method: 'POST', path: '/plants', query: {}, body: '{"id": 1,', status: 400, scenario: null, violations: ['/: invalid JSON at line 1, column 10: Expected double-quoted property name'] },
+    ],
+    [
+      'a scenario-served answer is journaled with the scenario name and no violations',
+      { target: '/plants', headers: { ...JSON_AUTH, 'x-mock-scenario': 'duplicate-id' }, body: '{"id":1,"name":"Fern"}' },
+      { method: 'POST', path: '/plants', query: {}, body: { id: 1, name: 'Fern' }, status: 400, scenario: 'duplicate-id', violations: [] },
+    ],
+    [
+      'a request without credentials is journaled as 401 with the reason',
+      { target: '/plants', headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' },
+      { method: 'POST', path: '/plants', query: {}, body: { id: 1, name: 'Fern' }, status: 401, scenario: null, violations: ['the Authorization header is missing; send "Authorization: Bearer <credentials>"'] },
+    ],
+    [
+      'a request to an unknown path is journaled as 404 with an empty body',
+      { method: 'GET', target: '/nowhere?x=1' },
+      { method: 'GET', path: '/nowhere', query: { x: '1' }, body: null, status: 404, scenario: null, violations: ['no operation of the spec matches GET /nowhere'] },
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, sent, expected) => {
+    const answer = await send(sent);
+    const { requests } = await journal();
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toEqual({ ...expected, headers: expect.any(Object), durationMs: expect.any(Number), time: expect.any(String) });
+    expect(requests[0].status).toBe(answer.status);
+  });
+
+  it('keeps every digit of an int64 id above 2^53 in the journal JSON text', async () => {
+    const body = `{"id":${BIG_ID},"name":"Fern"}`;
+    expect((await post(`${stub.url}/plants`, body, JSON_AUTH)).status).toBe(200);
+    const { text } = await journal();
+    expect(text).toContain(`"body":{"id":${BIG_ID},"name":"Fern"}`);
+    // The programmatic journal keeps it exact too (a LosslessNumber, whose text is the digits).
+    const [entry] = stub.requests();
+    expect(String((entry.body as { id: unknown }).id)).toBe(BIG_ID);
+  });
+
+  it('redacts credentials but keeps the Authorization scheme and the other headers', async () => {
+    await post(`${stub.url}/plants`, '{"id":1,"name":"Fern"}', { ...JSON_AUTH, cookie: `session=${TOKEN}`, 'x-trace': 'abc' });
+    await post(`${stub.url}/plants`, '{"id":1,"name":"Fern"}', { authorization: `Basic ${TOKEN}`, 'content-type': 'application/json' });
+    const { text, requests } = await journal();
+    expect(text).not.toContain(TOKEN);
+    expect(requests.map((entry) => entry.headers.authorization)).toEqual(['Bearer [redacted]', 'Basic [redacted]']);
+    expect(requests[0].headers).toMatchObject({ cookie: '[redacted]', 'x-trace': 'abc', 'content-type': 'application/json' });
+  });
+
+  it('records durationMs (scripted delays included) and an ISO time of the request', async () => {
+    const before = Date.now();
+    await post(`${stub.url}/plants`, '{"id":1,"name":"Fern"}', { ...JSON_AUTH, 'x-mock-delay': '80' });
+    const after = Date.now();
+    const [entry] = (await journal()).requests;
+    expect(entry.durationMs).toBeGreaterThanOrEqual(75);
+    expect(entry.durationMs).toBeLessThan(5_000);
+    expect(entry.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const time = Date.parse(entry.time);
+    expect(time).toBeGreaterThanOrEqual(before);
+    expect(time).toBeLessThanOrEqual(after);
+  });
+
+  it('lists entries oldest first', async () => {
+    for (const name of ['first', 'second', 'third']) await post(`${stub.url}/plants`, { id: 1, name }, JSON_AUTH);
+    const { requests } = await journal();
+    expect(requests.map((entry) => (entry.body as { name: string }).name)).toEqual(['first', 'second', 'third']);
+  });
+
+  it('does not journal requests to /__admin', async () => {
+    expect((await request(`${stub.url}/__admin/health`)).status).toBe(200);
+    expect((await request(`${stub.url}/__admin/coverage`)).status).toBe(200);
+    expect((await request(`${stub.url}/__admin/scenarios`)).status).toBe(200);
+    expect((await request(`${stub.url}/__admin/scenario`, { method: 'DELETE' })).status).toBe(204);
+    expect((await request(`${stub.url}/__admin/nothing-here`)).status).toBe(404);
+    expect((await journal()).requests).toEqual([]);
+    await post(`${stub.url}/plants`, { id: 1, name: 'Fern' }, JSON_AUTH);
+    expect((await journal()).requests.map((entry) => entry.path)).toEqual(['/plants']);
+  });
+
+  it('journals a request answered with an injected fault, marking the fault', async () => {
+    await expect(fetch(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_AUTH, 'x-mock-fault': 'reset' }, body: '{"id":1,"name":"Fern"}' })).rejects.toThrow();
+    const { requests } = await journal();
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ path: '/plants', status: 200, fault: 'reset', violations: [] });
+  });
+
+  it('truncates a body over 16 KiB to its first 16 KiB and marks it', async () => {
+    const body = JSON.stringify({ id: 1, name: 'x'.repeat(20_000) });
+    expect((await post(`${stub.url}/plants`, body, JSON_AUTH)).status).toBe(200);
+    const [entry] = (await journal()).requests;
+    expect(entry.bodyTruncated).toBe(true);
+    expect(entry.body).toBe(body.slice(0, 16 * 1024));
+  });
+
+  it('keeps a body of exactly 16 KiB whole, parsed and unmarked', async () => {
+    const prefix = '{"id":1,"name":"';
+    const body = `${prefix}${'y'.repeat(16 * 1024 - prefix.length - 2)}"}`;
+    expect(Buffer.byteLength(body)).toBe(16 * 1024);
+    await post(`${stub.url}/plants`, body, JSON_AUTH);
+    const [entry] = (await journal()).requests;
+    expect(entry).not.toHaveProperty('bodyTruncated');
+    expect(entry.body).toEqual(JSON.parse(body));
+  });
+});
+
+describe('journal filters', () => {
+  // One fixed traffic mix, then every filter: statuses of the matching entries, oldest first.
+  const traffic: Sent[] = [
+    { target: '/plants', headers: JSON_AUTH, body: '{"id":1,"name":"Fern"}' },
+    { target: '/plants', headers: JSON_AUTH, body: '{"id":1}' },
+    { target: '/plants', headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' },
+    { method: 'GET', target: '/plants', headers: JSON_AUTH },
+    { method: 'GET', target: '/nowhere' },
+    { target: '/plants?page=2', headers: { ...JSON_AUTH, 'x-mock-scenario': 'unknown-tag' }, body: '{"id":2,"name":"Rose"}' },
+  ];
+  const filters: Array<[string, { method?: string; path?: string; status?: number }, number[]]> = [
+    ['', {}, [200, 400, 401, 405, 404, 400]],
+    ['?method=GET', { method: 'GET' }, [405, 404]],
+    ['?method=post', { method: 'post' }, [200, 400, 401, 400]],
+    ['?path=/plants', { path: '/plants' }, [200, 400, 401, 405, 400]],
+    ['?path=/nowhere', { path: '/nowhere' }, [404]],
+    ['?status=400', { status: 400 }, [400, 400]],
+    ['?method=POST&path=/plants&status=200', { method: 'POST', path: '/plants', status: 200 }, [200]],
+    ['?status=503', { status: 503 }, []],
+  ];
+
+  beforeEach(async () => {
+    for (const sent of traffic) await send(sent);
+  });
+
+  it.each(filters)('GET /__admin/requests%s and requests(filter) select the same entries', async (query, filter, statuses) => {
+    const { status, requests } = await journal(query);
+    expect(status).toBe(200);
+    expect(requests.map((entry) => entry.status)).toEqual(statuses);
+    expect(stub.requests(filter).map((entry) => entry.status)).toEqual(statuses);
+  });
+
+  it('refuses a status filter that is not a whole number with a 400 problem', async () => {
+    const response = await request(`${stub.url}/__admin/requests?status=abc`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.json).toMatchObject({ status: 400, detail: 'status must be a whole number' });
+  });
+
+  it('DELETE /__admin/requests empties the journal and resets coverage', async () => {
+    expect(stub.coverage().summary.exercised).toBeGreaterThan(0);
+    const response = await request(`${stub.url}/__admin/requests`, { method: 'DELETE' });
+    expect(response.status).toBe(204);
+    expect(response.text).toBe('');
+    expect((await journal()).requests).toEqual([]);
+    expect(stub.coverage().summary).toEqual({ exercised: 0, total: 6, ratio: 0 });
+  });
+
+  it('reset() empties the journal and resets coverage', async () => {
+    expect(stub.requests()).toHaveLength(traffic.length);
+    stub.reset();
+    expect(stub.requests()).toEqual([]);
+    expect((await journal()).requests).toEqual([]);
+    expect(stub.coverage().summary.exercised).toBe(0);
+  });
+});
+
+describe('sticky scenarios from code', () => {
+  afterAll(() => stub.clearScenario());
+
+  it('useScenario(name) serves that scenario to plain requests, clearScenario() restores the echo', async () => {
+    stub.useScenario('name-too-long');
+    const scripted = await post(`${stub.url}/plants`, { id: 1, name: 'Fern' }, JSON_AUTH);
+    expect(scripted.status).toBe(400);
+    expect(scripted.json).toEqual({ error: 1003, message: 'The name is too long; the store keeps names of at most 100 characters' });
+    stub.clearScenario();
+    const echoed = await post(`${stub.url}/plants`, { id: 1, name: 'Fern' }, JSON_AUTH);
+    expect(echoed.status).toBe(200);
+    expect(echoed.json).toEqual({ name: 'Fern' });
+    expect(stub.requests().map((entry) => [entry.status, entry.scenario])).toEqual([[400, 'name-too-long'], [200, 'echo']]);
+  });
+
+  it('useScenario(name) throws for an unknown scenario, naming the known ones', () => {
+    expect(() => stub.useScenario('no-such-scenario')).toThrow(
+      'no operation has a scenario "no-such-scenario"; known: duplicate-id, unknown-tag, name-too-long, slow-create',
+    );
+  });
+});
+
+describe('journal bound', () => {
+  it.each([
+    [3, ['p3', 'p4', 'p5']],
+    [0, []],
+  ])('journalLimit %i keeps only the newest entries: %j', async (journalLimit, names) => {
+    const bounded = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtures', port: 0, watch: false, journalLimit });
+    try {
+      for (const name of ['p1', 'p2', 'p3', 'p4', 'p5']) await post(`${bounded.url}/plants`, { id: 1, name }, JSON_AUTH);
+      expect(bounded.requests().map((entry) => (entry.body as { name: string }).name)).toEqual(names);
+      // Coverage still counts every request: the bound only limits what is kept to look at.
+      expect(bounded.coverage().operations[0].responses[0]).toEqual({ status: '200', exercised: true, hits: 5 });
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('--journal-limit N bounds the journal of the CLI', async () => {
+    const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--no-watch', '--quiet', '--journal-limit', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the CLI did not start within 10 s')), 10_000);
+        child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}`)));
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          const match = / listening on (http:\/\/\S+)/.exec(line);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+      });
+      for (const name of ['c1', 'c2', 'c3']) await post(`${url}/plants`, { id: 1, name }, JSON_AUTH);
+      const { json } = await request(`${url}/__admin/requests`);
+      expect(json.requests.map((entry: JournalEntry) => (entry.body as { name: string }).name)).toEqual(['c2', 'c3']);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+  });
+});
+
+// The self-check validates every answer before it leaves. The Plant Store's own answers always
+// pass, so this document is built to make the stub's answers break it. Note the pipeline's
+// fallback: an echo that breaks the response schema (a name shorter than the response's
+// minLength) is replaced by generated data that fits, so that alone is NOT a self-check failure
+// (/short below). What the stub cannot repair: a required response header it never sends
+// (/things) and a schema no value satisfies (/never).
+const SELF_CHECK_SPEC = `
+openapi: 3.1.0
+info: {title: Self-check, version: '1'}
+paths:
+  /things:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [name], properties: {name: {type: string}}}
+      responses:
+        '200':
+          description: ok
+          headers:
+            X-Rate-Limit: {required: true, schema: {type: integer}}
+          content:
+            application/json:
+              schema: {type: object, required: [name], properties: {name: {type: string, minLength: 5}}}
+  /short:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [name], properties: {name: {type: string}}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, required: [name], properties: {name: {type: string, minLength: 5}}}
+  /never:
+    post:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: string, minLength: 5, maxLength: 2}
+`;
+
+describe('self-check of every answer', () => {
+  let dir: string;
+  let checked: RunningStub;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'stub-self-check-'));
+    await writeFile(join(dir, 'spec.yaml'), SELF_CHECK_SPEC);
+    checked = await startStub({ spec: join(dir, 'spec.yaml'), fixtures: join(dir, 'fixtures'), port: 0, watch: false, seed: 3, log: (line) => log.push(line) });
+  });
+  afterAll(async () => {
+    await checked?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    checked.reset();
+    log.length = 0;
+  });
+
+  // request -> label served, the journal's selfCheck (undefined: the answer passed), the log line.
+  const cases: Array<[string, string, string | undefined, string, string[] | undefined, string | undefined]> = [
+    [
+      'an echo without a required response header is journaled and logged as a self-check failure',
+      '/things', '{"name":"Begonia"}', 'echo', ['/headers/x-rate-limit: is required'],
+      'SELF-CHECK FAILED POST /things -> 200 [echo]: the response breaks the spec: /headers/x-rate-limit: is required',
+    ],
+    [
+      'an echo breaking the body schema is replaced by generated data; the header problem that remains is reported',
+      '/things', '{"name":"ab"}', 'generated', ['/headers/x-rate-limit: is required'],
+      'SELF-CHECK FAILED POST /things -> 200 [generated]: the response breaks the spec: /headers/x-rate-limit: is required',
+    ],
+    [
+      'an echo breaking the body schema is replaced by generated data that passes, so nothing is reported',
+      '/short', '{"name":"ab"}', 'generated', undefined, undefined,
+    ],
+    [
+      'generated data for a schema no value satisfies is journaled and logged with every violation',
+      '/never', undefined, 'generated', ['/: must NOT have more than 2 characters', '/: must NOT have fewer than 5 characters'],
+      'SELF-CHECK FAILED POST /never -> 200 [generated]: the response breaks the spec: /: must NOT have more than 2 characters; /: must NOT have fewer than 5 characters',
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, path, body, label, selfCheck, logLine) => {
+    const answer = await post(`${checked.url}${path}`, body, body === undefined ? { authorization: 'Bearer t' } : { authorization: 'Bearer t', 'content-type': 'application/json' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-mock-scenario')).toBe(label);
+    const [entry] = (await request(`${checked.url}/__admin/requests`)).json.requests as JournalEntry[];
+    expect(entry.scenario).toBe(label);
+    expect(entry.selfCheck).toEqual(selfCheck);
+    expect(log.filter((line) => line.startsWith('SELF-CHECK FAILED'))).toEqual(logLine === undefined ? [] : [logLine]);
+    // Where the body fit the schema, what was sent is what the journal says passed.
+    if (path !== '/never') expect((answer.json as { name: string }).name.length).toBeGreaterThanOrEqual(5);
+  });
+});

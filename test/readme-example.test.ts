@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { startStub, type RunningStub } from '../src/index.js';
+import { createPlant } from '../examples/plant-client.js';
+
+let stub: RunningStub;
+beforeAll(async () => {
+  stub = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtures', port: 0, watch: false });
+});
+beforeEach(() => stub.reset());
+afterAll(() => stub.close());
+
+it('createPlant posts the plant with the token and returns the created plant', async () => {
+  const plant = await createPlant(stub.url, 'secret', { id: 7, name: 'Fern', tag: 'fern' });
+  expect(plant).toEqual({ name: 'Fern', tag: 'fern' });
+  const [sent] = stub.requests({ method: 'POST', path: '/plants' });
+  expect(sent).toMatchObject({ body: { id: 7, name: 'Fern', tag: 'fern' }, status: 200, violations: [] });
+  expect(sent.headers.authorization).toBe('Bearer [redacted]');
+});
+
+it('createPlant turns a duplicate id into an error with the API code', async () => {
+  stub.useScenario('duplicate-id');
+  await expect(createPlant(stub.url, 'secret', { id: 7, name: 'Fern' }))
+    .rejects.toMatchObject({ status: 400, code: 1001, message: 'A plant with this id already exists' });
+  stub.clearScenario();
+  const [operation] = stub.coverage().operations;
+  expect(operation.scenarios.find((s) => s.name === 'duplicate-id')?.exercised).toBe(true);
+  expect(operation.scenarios.filter((s) => !s.exercised).map((s) => s.name))
+    .toEqual(['unknown-tag', 'name-too-long', 'slow-create']); // error paths the client never tried
+});

@@ -1,0 +1,491 @@
+// Issue 3: choosing what the stub answers (scenario fixtures, Prefer, sticky scenarios, delays),
+// seeded generated data, fixtures checked against the spec at start-up, and hot reload. All over
+// real HTTP against servers started on port 0.
+import { mkdtemp, readFile, rm, writeFile, mkdir, copyFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { Ajv } from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, startStub, type RunningStub } from '../src/index.js';
+import { request, type TestResponse } from './helpers/http.js';
+
+// CommonJS default export, seen through NodeNext's ESM interop.
+const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
+
+const ROOT = join(import.meta.dirname, '..');
+const SPEC = join(ROOT, 'openapi.yaml');
+const FIXTURES = join(ROOT, 'fixtures');
+const JSON_AUTH = { authorization: 'Bearer secret', 'content-type': 'application/json' };
+const VALID = '{"id":7,"name":"Ficus","tag":"fig"}';
+const PROBLEM_TYPE = 'application/problem+json';
+/** The admin API is Express, which adds a charset to the media type. */
+const ADMIN_PROBLEM_TYPE = /^application\/problem\+json(; charset=utf-8)?$/;
+
+const shipped = parseYaml(await readFile(join(FIXTURES, 'create-plant.yaml'), 'utf8')) as {
+  scenarios: Record<string, { status: number; body: unknown; delay?: number }>;
+};
+const SHIPPED_NAMES = Object.keys(shipped.scenarios);
+/** The shipped fixtures answered at once (slow-create is for delay tests, not the table). */
+const INSTANT = SHIPPED_NAMES.filter((name) => shipped.scenarios[name].delay === undefined);
+
+const plantStore = parseYaml(await readFile(SPEC, 'utf8')) as { components: { schemas: Record<string, object> } };
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats.default(ajv);
+const isPlant = ajv.compile(plantStore.components.schemas.Plant);
+
+const temps: string[] = [];
+const started: RunningStub[] = [];
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'stub-scenarios-'));
+  temps.push(dir);
+  return dir;
+}
+
+async function start(options: Parameters<typeof startStub>[0]): Promise<RunningStub> {
+  const stub = await startStub({ port: 0, watch: false, ...options });
+  started.push(stub);
+  return stub;
+}
+
+function createPlant(stub: RunningStub, headers: Record<string, string> = {}, body: string = VALID): Promise<TestResponse> {
+  return request(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_AUTH, ...headers }, body });
+}
+
+/** Polls `probe` until `done` holds or `timeoutMs` passes; returns the last value. */
+async function pollUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await probe();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, everyMs));
+    value = await probe();
+  }
+  return value;
+}
+
+afterAll(async () => {
+  await Promise.all(started.map((stub) => stub.close(500)));
+  await Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('scenario selection on POST /plants', () => {
+  let stub: RunningStub;
+  beforeAll(async () => {
+    stub = await start({ spec: SPEC, fixtures: FIXTURES });
+  });
+
+  it('ships the fixtures this suite expects', () => {
+    expect(INSTANT).toEqual(expect.arrayContaining(['duplicate-id', 'unknown-tag', 'name-too-long']));
+  });
+
+  it.each(INSTANT)('X-Mock-Scenario: %s answers that fixture, naming it in X-Mock-Scenario', async (name) => {
+    const response = await createPlant(stub, { 'x-mock-scenario': name });
+    expect(response.status).toBe(shipped.scenarios[name].status);
+    expect(response.headers.get('x-mock-scenario')).toBe(name);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.text).toBe(JSON.stringify(shipped.scenarios[name].body));
+  });
+
+  it('an invalid body with a scenario header still gets the validation 400, not the fixture', async () => {
+    const response = await createPlant(stub, { 'x-mock-scenario': 'duplicate-id' }, '{"name":"Ficus"}');
+    expect(response.status).toBe(400);
+    expect(response.text).toBe('{"error":400,"message":"/id: is required"}');
+    expect(response.headers.get('x-mock-scenario')).toBeNull();
+  });
+
+  it('a scenario header without authentication is 401: auth comes before selection', async () => {
+    const response = await request(`${stub.url}/plants`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-mock-scenario': 'duplicate-id' }, body: VALID,
+    });
+    expect(response.status).toBe(401);
+    expect(response.json).toEqual({ error: 401, message: expect.stringContaining('Authorization') });
+    expect(response.headers.get('x-mock-scenario')).toBeNull();
+  });
+
+  it('an unknown scenario is a problem listing the known scenario names', async () => {
+    const response = await createPlant(stub, { 'x-mock-scenario': 'no-such-scenario' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
+    expect(response.json).toMatchObject({ status: 400, title: 'Bad Request', knownScenarios: SHIPPED_NAMES });
+    expect(response.json.detail).toContain('"no-such-scenario"');
+    for (const name of SHIPPED_NAMES) expect(response.json.detail).toContain(name);
+  });
+
+  it('Prefer: code=400 answers a documented 400 fixture', async () => {
+    const response = await createPlant(stub, { prefer: 'code=400' });
+    expect(response.status).toBe(400);
+    const name = response.headers.get('x-mock-scenario')!;
+    expect(INSTANT).toContain(name);
+    expect(response.text).toBe(JSON.stringify(shipped.scenarios[name].body));
+  });
+
+  it('Prefer: code=200 answers a valid Plant', async () => {
+    // X-Mock-Delay: 0 keeps the test fast: code=200 currently picks the slow-create fixture.
+    const response = await createPlant(stub, { prefer: 'code=200', 'x-mock-delay': '0' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(isPlant(response.json), JSON.stringify(isPlant.errors)).toBe(true);
+  });
+
+  it('Prefer: code=418 is a problem listing the documented statuses', async () => {
+    const response = await createPlant(stub, { prefer: 'code=418' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
+    expect(response.json).toMatchObject({ status: 400, documentedStatuses: ['200', '400'] });
+    expect(response.json.detail).toContain('418');
+  });
+
+  it('Prefer: code=abc is a problem, not a silent default', async () => {
+    const response = await createPlant(stub, { prefer: 'code=abc' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
+    expect(response.json.detail).toContain('code=abc');
+  });
+
+  it('Prefer: example=duplicate-id answers that scenario, never a 200', async () => {
+    const response = await createPlant(stub, { prefer: 'example=duplicate-id' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-mock-scenario')).toBe('duplicate-id');
+    expect(response.text).toBe(JSON.stringify(shipped.scenarios['duplicate-id'].body));
+  });
+
+  it('Prefer: example=<unknown> is a problem listing the known names, never a 200', async () => {
+    const response = await createPlant(stub, { prefer: 'example=no-such-example' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
+    expect(response.json.knownExamples).toEqual(expect.arrayContaining(INSTANT));
+    expect(response.json.detail).toContain('"no-such-example"');
+  });
+
+  it('Prefer: dynamic=true answers generated data valid against Plant', async () => {
+    for (let i = 0; i < 5; i++) {
+      const response = await createPlant(stub, { prefer: 'dynamic=true' }, `{"id":${i},"name":"Ficus"}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-mock-scenario')).toBe('generated');
+      expect(isPlant(response.json), `${response.text}: ${JSON.stringify(isPlant.errors)}`).toBe(true);
+    }
+  });
+
+  it('GET /__admin/scenarios lists the POST /plants scenarios with name and status', async () => {
+    const response = await request(`${stub.url}/__admin/scenarios`);
+    expect(response.status).toBe(200);
+    const operation = response.json.operations.find((entry: { operation: string }) => entry.operation === 'POST /plants');
+    expect(operation).toBeDefined();
+    expect(operation.scenarios.map(({ name, status }: { name: string; status: number }) => ({ name, status }))).toEqual(
+      SHIPPED_NAMES.map((name) => ({ name, status: shipped.scenarios[name].status })),
+    );
+    expect(response.json.sticky).toBeNull();
+  });
+});
+
+describe('sticky scenarios through /__admin/scenario', () => {
+  let stub: RunningStub;
+  beforeAll(async () => {
+    stub = await start({ spec: SPEC, fixtures: FIXTURES });
+  });
+
+  const putSticky = (name: string) =>
+    request(`${stub.url}/__admin/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+
+  it('a sticky scenario answers plain requests, yields to a request\'s own selection, and clears', async () => {
+    expect((await createPlant(stub)).headers.get('x-mock-scenario')).toBe('echo');
+
+    const put = await putSticky('unknown-tag');
+    expect(put.status).toBe(200);
+    expect(put.json).toEqual({ sticky: 'unknown-tag' });
+
+    for (let i = 0; i < 2; i++) {
+      const plain = await createPlant(stub);
+      expect(plain.status).toBe(400);
+      expect(plain.headers.get('x-mock-scenario')).toBe('unknown-tag');
+      expect(plain.text).toBe(JSON.stringify(shipped.scenarios['unknown-tag'].body));
+    }
+    const own = await createPlant(stub, { 'x-mock-scenario': 'duplicate-id' });
+    expect(own.headers.get('x-mock-scenario')).toBe('duplicate-id');
+    expect(own.text).toBe(JSON.stringify(shipped.scenarios['duplicate-id'].body));
+    const preferred = await createPlant(stub, { prefer: 'dynamic=true' });
+    expect(preferred.status).toBe(200);
+    expect(preferred.headers.get('x-mock-scenario')).toBe('generated');
+    // Validation still comes first.
+    expect((await createPlant(stub, {}, '{}')).text).toBe('{"error":400,"message":"/name: is required; /id: is required"}');
+    expect((await request(`${stub.url}/__admin/scenarios`)).json.sticky).toBe('unknown-tag');
+
+    const cleared = await request(`${stub.url}/__admin/scenario`, { method: 'DELETE' });
+    expect(cleared.status).toBe(204);
+    const after = await createPlant(stub);
+    expect(after.status).toBe(200);
+    expect(after.headers.get('x-mock-scenario')).toBe('echo');
+    expect(after.text).toBe('{"name":"Ficus","tag":"fig"}');
+  });
+
+  it('PUT with an unknown name is a 404 problem listing the names, and changes nothing', async () => {
+    const response = await putSticky('no-such-scenario');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(ADMIN_PROBLEM_TYPE);
+    expect(response.json).toMatchObject({ status: 404, knownScenarios: SHIPPED_NAMES });
+    expect(response.json.detail).toContain('no-such-scenario');
+    expect((await createPlant(stub)).headers.get('x-mock-scenario')).toBe('echo');
+  });
+
+  it('PUT without a name is a 400 problem', async () => {
+    const response = await request(`${stub.url}/__admin/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(ADMIN_PROBLEM_TYPE);
+  });
+});
+
+describe('X-Mock-Delay', () => {
+  let stub: RunningStub;
+  beforeAll(async () => {
+    stub = await start({ spec: SPEC, fixtures: FIXTURES });
+  });
+
+  it('a delayed request does not hold up an undelayed one started at the same time', async () => {
+    const t0 = performance.now();
+    const timed = (headers: Record<string, string>) => createPlant(stub, headers).then((response) => ({ response, ms: performance.now() - t0 }));
+    const order: string[] = [];
+    const [slow, fast] = await Promise.all([
+      timed({ 'x-mock-delay': '300' }).then((r) => (order.push('slow'), r)),
+      timed({}).then((r) => (order.push('fast'), r)),
+    ]);
+    expect(order).toEqual(['fast', 'slow']);
+    expect(slow.response.status).toBe(200);
+    expect(fast.response.status).toBe(200);
+    expect(slow.ms).toBeGreaterThanOrEqual(300);
+    expect(fast.ms).toBeLessThan(slow.ms);
+  });
+
+  it('a scenario with X-Mock-Delay answers the scenario after the delay', async () => {
+    const t0 = performance.now();
+    const response = await createPlant(stub, { 'x-mock-scenario': 'duplicate-id', 'x-mock-delay': '150' });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(150);
+    expect(response.headers.get('x-mock-scenario')).toBe('duplicate-id');
+  });
+
+  it.each(['abc', '-1', '60001', '1.5', ''])('X-Mock-Delay: "%s" is a 400 problem', async (value) => {
+    const response = await createPlant(stub, { 'x-mock-delay': value });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
+    expect(response.json).toMatchObject({ status: 400, title: 'Bad Request' });
+    expect(response.json.detail).toMatch(/^X-Mock-Delay must be a whole number of milliseconds from 0 to 60000/);
+  });
+});
+
+const THINGS_SPEC = `openapi: 3.1.0
+info:
+  title: Things
+  version: 1.0.0
+paths:
+  /things/{id}:
+    get:
+      parameters:
+        - name: id
+          in: path
+          required: true
+          schema:
+            type: integer
+            minimum: 1
+        - name: view
+          in: query
+          schema:
+            type: string
+      responses:
+        '200':
+          description: one thing
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Thing'
+components:
+  schemas:
+    Thing:
+      type: object
+      required: [uuid, createdAt, email, count, status]
+      properties:
+        uuid:
+          type: string
+          format: uuid
+        createdAt:
+          type: string
+          format: date-time
+        email:
+          type: string
+          format: email
+        count:
+          type: integer
+          minimum: 10
+          maximum: 20
+        status:
+          type: string
+          enum: [available, pending, sold]
+`;
+
+describe('seeded generated data', () => {
+  const paths = [...Array.from({ length: 8 }, (_, i) => `/things/${i + 1}`), '/things/1?view=full', '/things/2?view=short'];
+  let dir: string;
+  let thing: ReturnType<typeof ajv.compile>;
+
+  beforeAll(async () => {
+    dir = await tempDir();
+    await writeFile(join(dir, 'things.yaml'), THINGS_SPEC);
+    thing = ajv.compile((parseYaml(THINGS_SPEC) as { components: { schemas: { Thing: object } } }).components.schemas.Thing);
+  });
+
+  async function fetchAll(stub: RunningStub, order: string[]): Promise<Map<string, string>> {
+    const bodies = new Map<string, string>();
+    for (const path of order) {
+      const response = await request(`${stub.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('x-mock-scenario')).toBe('generated');
+      bodies.set(path, response.text);
+    }
+    return bodies;
+  }
+
+  it('the same seed gives the same bytes per request, whatever the order; another seed gives others', async () => {
+    const fixtures = join(dir, 'no-fixtures');
+    const [a, b, c] = await Promise.all([
+      start({ spec: join(dir, 'things.yaml'), fixtures, seed: 42 }),
+      start({ spec: join(dir, 'things.yaml'), fixtures, seed: 42 }),
+      start({ spec: join(dir, 'things.yaml'), fixtures, seed: 43 }),
+    ]);
+    const forward = await fetchAll(a, paths);
+    // Instance b sees the requests reversed, interleaved with repeats.
+    const shuffled = [...paths].reverse().flatMap((path, i) => (i % 3 === 0 ? [path, paths[i]] : [path]));
+    const backward = await fetchAll(b, shuffled);
+    const again = await fetchAll(a, [...paths].reverse());
+    const otherSeed = await fetchAll(c, paths);
+
+    for (const path of paths) {
+      expect(backward.get(path), path).toBe(forward.get(path));
+      expect(again.get(path), path).toBe(forward.get(path));
+      expect(otherSeed.get(path), path).not.toBe(forward.get(path));
+      const value = JSON.parse(forward.get(path)!);
+      expect(thing(value), `${path}: ${JSON.stringify(thing.errors)}`).toBe(true);
+    }
+    // Different requests get different data, not one canned object.
+    expect(new Set(forward.values()).size).toBe(paths.length);
+  });
+
+  it('a path parameter that breaks its schema is refused before generation', async () => {
+    const stub = await start({ spec: join(dir, 'things.yaml'), fixtures: join(dir, 'no-fixtures'), seed: 42 });
+    const response = await request(`${stub.url}/things/0`);
+    expect(response.status).toBe(400);
+  });
+});
+
+describe('fixtures are checked against the spec at start-up', () => {
+  const fixture = (operation: string, name: string, scenario: string) =>
+    `operation: ${operation}\nscenarios:\n  ${name}:\n${scenario.replace(/^/gm, '    ')}\n`;
+
+  async function fixturesDir(files: Record<string, string>): Promise<string> {
+    const dir = await tempDir();
+    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+    return dir;
+  }
+
+  it('a fixture body that breaks the Error schema refuses start-up, naming the file and the pointer', async () => {
+    const dir = await fixturesDir({ 'bad.yaml': fixture('POST /plants', 'broken-error', 'status: 400\nbody:\n  error: "x"\n  message: oops') });
+    const attempt = startStub({ spec: SPEC, fixtures: dir, port: 0, watch: false });
+    await expect(attempt).rejects.toBeInstanceOf(ConfigError);
+    const error = (await attempt.catch((e: unknown) => e)) as ConfigError;
+    expect(error.message).toContain(join(dir, 'bad.yaml'));
+    expect(error.message).toContain('/scenarios/broken-error/body/error');
+    expect(error.message).not.toMatch(/\n\s+at /);
+  });
+
+  it('a fixture missing a required Error field names that field', async () => {
+    const dir = await fixturesDir({ 'bad.yaml': fixture('POST /plants', 'no-message', 'status: 400\nbody:\n  error: 1') });
+    await expect(startStub({ spec: SPEC, fixtures: dir, port: 0, watch: false })).rejects.toThrow(/bad\.yaml.*\/scenarios\/no-message\/body\/message/);
+  });
+
+  it('a fixture with an undocumented status (418) refuses start-up, naming /scenarios/<name>/status', async () => {
+    const dir = await fixturesDir({ 'teapot.yaml': fixture('POST /plants', 'teapot', 'status: 418\nbody:\n  error: 418\n  message: short and stout') });
+    const attempt = startStub({ spec: SPEC, fixtures: dir, port: 0, watch: false });
+    await expect(attempt).rejects.toBeInstanceOf(ConfigError);
+    await expect(attempt).rejects.toThrow(/teapot\.yaml: \/scenarios\/teapot\/status: 418 is not documented/);
+  });
+
+  it('a fixture for an operation the spec lacks only warns; the stub starts and serves', async () => {
+    const dir = await fixturesDir({
+      'orphan.yaml': fixture('DELETE /plants/{id}', 'gone', 'status: 204'),
+      'good.yaml': fixture('POST /plants', 'ok-one', 'status: 400\nbody:\n  error: 9\n  message: fine'),
+    });
+    const lines: string[] = [];
+    const stub = await start({ spec: SPEC, fixtures: dir, log: (line) => lines.push(line) });
+    expect(lines.some((line) => line.startsWith('warning:') && line.includes('orphan.yaml') && line.includes('DELETE /plants/{id}'))).toBe(true);
+    const response = await createPlant(stub, { 'x-mock-scenario': 'ok-one' });
+    expect(response.status).toBe(400);
+    expect(response.text).toBe('{"error":9,"message":"fine"}');
+  });
+});
+
+describe('hot reload', () => {
+  // Reloads are debounced (100 ms) after a file event; 3 s is ample even on a loaded CI machine.
+  const PICKUP_MS = 3_000;
+
+  async function workspace(): Promise<{ dir: string; spec: string; fixture: string; lines: string[]; stub: RunningStub }> {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'fixtures'));
+    const spec = join(dir, 'openapi.yaml');
+    const fixture = join(dir, 'fixtures', 'create-plant.yaml');
+    await copyFile(SPEC, spec);
+    await copyFile(join(FIXTURES, 'create-plant.yaml'), fixture);
+    const lines: string[] = [];
+    const stub = await start({ spec, fixtures: join(dir, 'fixtures'), watch: true, log: (line) => lines.push(line) });
+    return { dir, spec, fixture, lines, stub };
+  }
+
+  /** Waits for the next log line matching `pattern` after `from` lines. */
+  const logged = (lines: string[], from: number, pattern: RegExp) =>
+    pollUntil(async () => lines.slice(from).some((line) => pattern.test(line)), Boolean, PICKUP_MS);
+
+  it('fixture edits are served within seconds; a broken fixture keeps the last good version serving', async () => {
+    const { fixture, lines, stub } = await workspace();
+    const original = await readFile(fixture, 'utf8');
+    expect(original).toContain('message: A plant with this id already exists');
+    const duplicate = () => createPlant(stub, { 'x-mock-scenario': 'duplicate-id' }).then((r) => r.text);
+    expect(await duplicate()).toBe('{"error":1001,"message":"A plant with this id already exists"}');
+
+    await writeFile(fixture, original.replace('message: A plant with this id already exists', 'message: That id is taken (edited)'));
+    const edited = '{"error":1001,"message":"That id is taken (edited)"}';
+    expect(await pollUntil(duplicate, (text) => text === edited, PICKUP_MS)).toBe(edited);
+
+    const before = lines.length;
+    await writeFile(fixture, original.replace('error: 1001', 'error: "x"'));
+    expect(await logged(lines, before, /reload refused/)).toBe(true);
+    expect(lines.slice(before).find((line) => /reload refused/.test(line))).toContain('/scenarios/duplicate-id/body/error');
+    // For about a second the last good version keeps serving.
+    const unchanged = await pollUntil(duplicate, (text) => text !== edited, 1_000, 100);
+    expect(unchanged).toBe(edited);
+
+    await writeFile(fixture, original.replace('message: A plant with this id already exists', 'message: Edited again'));
+    const again = '{"error":1001,"message":"Edited again"}';
+    expect(await pollUntil(duplicate, (text) => text === again, PICKUP_MS)).toBe(again);
+  });
+
+  it('spec edits are served within seconds; a broken spec keeps the last good version serving', async () => {
+    const { spec, lines, stub } = await workspace();
+    const original = await readFile(spec, 'utf8');
+    const plain = () => createPlant(stub, {}, '{"id":1,"name":"Ficus"}').then((r) => `${r.status} ${r.text}`);
+    expect(await plain()).toBe('200 {"name":"Ficus"}');
+
+    const requiredId = '          required:\n            - id\n';
+    expect(original).toContain(requiredId);
+    await writeFile(spec, original.replace(requiredId, `${requiredId}            - colour\n`));
+    const refused = '400 {"error":400,"message":"/colour: is required"}';
+    expect(await pollUntil(plain, (text) => text === refused, PICKUP_MS)).toBe(refused);
+
+    const before = lines.length;
+    await writeFile(spec, original.replace('paths:', 'paths: [unclosed'));
+    expect(await logged(lines, before, /reload refused/)).toBe(true);
+    expect(await pollUntil(plain, (text) => text !== refused, 1_000, 100)).toBe(refused);
+
+    await writeFile(spec, original);
+    expect(await pollUntil(plain, (text) => text === '200 {"name":"Ficus"}', PICKUP_MS)).toBe('200 {"name":"Ficus"}');
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { compileSecurity } from '../../src/engine/authenticate.js';
+import type { StubRequest } from '../../src/engine/types.js';
+
+const schemes = {
+  bearerAuth: { type: 'http', scheme: 'bearer' },
+  basicAuth: { type: 'http', scheme: 'basic' },
+  apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+  queryKey: { type: 'apiKey', in: 'query', name: 'key' },
+};
+
+function request(headers: Record<string, string>): StubRequest {
+  return { method: 'GET', path: '/', rawQuery: '', headers, body: Buffer.alloc(0) };
+}
+
+describe('compileSecurity', () => {
+  const bearer = compileSecurity([{ bearerAuth: [] }], schemes, []);
+  const q = new URLSearchParams();
+
+  it.each([
+    [{}, 'the Authorization header is missing; send "Authorization: Bearer <credentials>"'],
+    [{ authorization: 'Basic abc' }, 'the Authorization header must use the Bearer scheme'],
+    [{ authorization: 'Bearer ' }, 'the Bearer credentials are empty'],
+    [{ authorization: 'bearer' }, 'the Bearer credentials are empty'],
+    [{ authorization: 'Bearer    ' }, 'the Bearer credentials are empty'],
+    [{ authorization: 'Bearertoken' }, 'the Authorization header must use the Bearer scheme'],
+  ])('refuses %j with a Bearer challenge', (headers, message) => {
+    expect(bearer(request(headers), q)).toEqual({ challenge: 'Bearer', message });
+  });
+
+  it.each(['Bearer t', 'bearer t', 'BEARER t'])('accepts %j: the scheme is case-insensitive', (authorization) => {
+    expect(bearer(request({ authorization }), q)).toBeNull();
+  });
+
+  it('accepts only configured tokens when given a list', () => {
+    const limited = compileSecurity([{ bearerAuth: [] }], schemes, ['alpha', 'beta']);
+    expect(limited(request({ authorization: 'Bearer beta' }), q)).toBeNull();
+    expect(limited(request({ authorization: 'Bearer gamma' }), q)?.message).toBe('the Bearer token is not accepted');
+    expect(limited(request({ authorization: 'Bearer alph' }), q)?.message).toBe('the Bearer token is not accepted');
+  });
+
+  it('passes when any alternative is met, and an empty requirement means anonymous access', () => {
+    const either = compileSecurity([{ bearerAuth: [] }, { apiKey: [] }], schemes, []);
+    expect(either(request({ 'x-api-key': 'k' }), q)).toBeNull();
+    expect(either(request({}), q)?.challenge).toBe('Bearer');
+    const optional = compileSecurity([{ bearerAuth: [] }, {}], schemes, []);
+    expect(optional(request({}), q)).toBeNull();
+    expect(compileSecurity(undefined, schemes, [])(request({}), q)).toBeNull();
+  });
+
+  it('checks API keys in the query and Basic credentials', () => {
+    const query = compileSecurity([{ queryKey: [] }], schemes, []);
+    expect(query(request({}), new URLSearchParams('key=1'))).toBeNull();
+    expect(query(request({}), q)).toEqual({ challenge: null, message: 'the API key "key" (query) is missing' });
+    const basic = compileSecurity([{ basicAuth: [] }], schemes, []);
+    expect(basic(request({ authorization: 'Basic dTpw' }), q)).toBeNull();
+    expect(basic(request({ authorization: 'Bearer x' }), q)?.challenge).toBe('Basic');
+  });
+});
