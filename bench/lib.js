@@ -113,7 +113,8 @@ export async function startServer({ command, args, cwd, env, port = null, probe,
     died.catch(() => {}); // only observed through the races below
     const url = port !== null
       ? `http://127.0.0.1:${port}`
-      : await Promise.race([urlFromStdout, died, sleep(timeoutMs).then(() => {
+      // Unref'd: a pending timer must not keep the harness alive after the last case.
+      : await Promise.race([urlFromStdout, died, sleep(timeoutMs, undefined, { ref: false }).then(() => {
         throw new Error(`no "listening on" line within ${timeoutMs} ms: ${lastLines(stderrTail || head)}`);
       })]);
     let last = 'no attempt';
@@ -146,7 +147,7 @@ function lastLines(text) {
 async function stopChild(child, exited) {
   if (child.exitCode === null && child.signalCode === null) {
     child.kill('SIGTERM');
-    const gone = await Promise.race([exited.then(() => true), sleep(3000).then(() => false)]);
+    const gone = await Promise.race([exited.then(() => true), sleep(3000, undefined, { ref: false }).then(() => false)]);
     if (!gone) child.kill('SIGKILL');
   }
   await exited;

@@ -141,14 +141,14 @@ describe('no fault unless asked', () => {
     { value: 'resets', shown: 'resets' },
     { value: '', shown: '' },
   ];
-  it.each(invalid)('X-Mock-Fault: "$value" is a 400 problem naming the known faults', async ({ value, shown }) => {
+  it.each(invalid)('X-Mock-Fault: "$value" is a 422 problem naming the known faults', async ({ value, shown }) => {
     const res = await post({ 'x-mock-fault': value });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(await res.json()).toEqual({
       type: 'about:blank',
-      title: 'Bad Request',
-      status: 400,
+      title: 'Unprocessable Entity',
+      status: 422,
       detail: `X-Mock-Fault must be one of reset, close, timeout, malformed, got "${shown}"`,
     });
     await expectCleanEcho();

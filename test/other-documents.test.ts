@@ -255,11 +255,11 @@ const cases: Case[] = [
     conformsTo: 'Book',
   },
   {
-    name: 'a scenario the fixtures do not define is refused by the stub (problem+json)',
-    spec: '3.0', method: 'GET', path: '/books/featured', headers: { 'x-mock-scenario': 'duplicate-id' }, status: 400,
+    name: 'a scenario the fixtures do not define is refused by the stub as 422 problem+json',
+    spec: '3.0', method: 'GET', path: '/books/featured', headers: { 'x-mock-scenario': 'duplicate-id' }, status: 422,
     responseHeaders: PROBLEM,
     json: {
-      type: 'about:blank', title: 'Bad Request', status: 400,
+      type: 'about:blank', title: 'Unprocessable Entity', status: 422,
       detail: 'unknown scenario "duplicate-id" for GET /books/featured; known scenarios: none', knownScenarios: [],
     },
   },
@@ -324,11 +324,11 @@ const cases: Case[] = [
     json: { id: 'twain', name: 'Samuel Clemens', nickname: 'Mark Twain', born: 1835 },
   },
   {
-    name: 'an unknown example name lists the examples the operation has',
-    spec: '3.1', method: 'GET', path: '/authors/eliot', headers: { prefer: 'example=nope' }, status: 400,
+    name: 'an unknown example name is 422 problem+json listing the examples the operation has',
+    spec: '3.1', method: 'GET', path: '/authors/eliot', headers: { prefer: 'example=nope' }, status: 422,
     responseHeaders: PROBLEM,
     json: {
-      type: 'about:blank', title: 'Bad Request', status: 400,
+      type: 'about:blank', title: 'Unprocessable Entity', status: 422,
       detail: 'unknown example "nope" for GET /authors/{authorId}; known examples and scenarios: plain, pen-name', knownExamples: ['plain', 'pen-name'],
     },
   },

@@ -56,6 +56,14 @@ function createPlant(stub: RunningStub, headers: Record<string, string> = {}, bo
   return request(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_AUTH, ...headers }, body });
 }
 
+/**
+ * A selection the stub cannot honour: 422 problem+json (not 400, which the API documents with its
+ * own Error shape). The title is Node's reason phrase for 422.
+ */
+function unprocessable(detail: string): Record<string, unknown> {
+  return { type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail };
+}
+
 /** Polls `probe` until `done` holds or `timeoutMs` passes; returns the last value. */
 async function pollUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -106,13 +114,15 @@ describe('scenario selection on POST /plants', () => {
     expect(response.headers.get('x-mock-scenario')).toBeNull();
   });
 
-  it('an unknown scenario is a problem listing the known scenario names', async () => {
+  it('an unknown scenario is a 422 problem listing the known scenario names', async () => {
     const response = await createPlant(stub, { 'x-mock-scenario': 'no-such-scenario' });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
-    expect(response.json).toMatchObject({ status: 400, title: 'Bad Request', knownScenarios: SHIPPED_NAMES });
-    expect(response.json.detail).toContain('"no-such-scenario"');
-    for (const name of SHIPPED_NAMES) expect(response.json.detail).toContain(name);
+    expect(response.headers.get('x-mock-scenario')).toBeNull();
+    expect(response.json).toEqual({
+      ...unprocessable(`unknown scenario "no-such-scenario" for POST /plants; known scenarios: ${SHIPPED_NAMES.join(', ')}`),
+      knownScenarios: SHIPPED_NAMES,
+    });
   });
 
   it('Prefer: code=400 answers a documented 400 fixture', async () => {
@@ -123,27 +133,34 @@ describe('scenario selection on POST /plants', () => {
     expect(response.text).toBe(JSON.stringify(shipped.scenarios[name].body));
   });
 
-  it('Prefer: code=200 answers a valid Plant', async () => {
-    // X-Mock-Delay: 0 keeps the test fast: code=200 currently picks the slow-create fixture.
-    const response = await createPlant(stub, { prefer: 'code=200', 'x-mock-delay': '0' });
+  it('Prefer: code=200 answers generated Plant data at once, skipping the 3-second slow-create fixture', async () => {
+    const t0 = performance.now();
+    const response = await createPlant(stub, { prefer: 'code=200' });
+    const elapsed = performance.now() - t0;
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
-    expect(isPlant(response.json), JSON.stringify(isPlant.errors)).toBe(true);
+    expect(response.headers.get('x-mock-scenario')).toBe('generated');
+    expect(isPlant(response.json), `${response.text}: ${JSON.stringify(isPlant.errors)}`).toBe(true);
+    expect(response.text).not.toBe(JSON.stringify(shipped.scenarios['slow-create'].body));
+    // slow-create waits 3000 ms; an answer well inside that cannot have been it.
+    expect(elapsed).toBeLessThan(1_500);
   });
 
-  it('Prefer: code=418 is a problem listing the documented statuses', async () => {
+  it('Prefer: code=418 is a 422 problem listing the documented statuses', async () => {
     const response = await createPlant(stub, { prefer: 'code=418' });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
-    expect(response.json).toMatchObject({ status: 400, documentedStatuses: ['200', '400'] });
-    expect(response.json.detail).toContain('418');
+    expect(response.json).toEqual({
+      ...unprocessable('Prefer: code=418 is not documented for POST /plants; documented statuses: 200, 400'),
+      documentedStatuses: ['200', '400'],
+    });
   });
 
-  it('Prefer: code=abc is a problem, not a silent default', async () => {
+  it('Prefer: code=abc is a 422 problem, not a silent default', async () => {
     const response = await createPlant(stub, { prefer: 'code=abc' });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
-    expect(response.json.detail).toContain('code=abc');
+    expect(response.json).toEqual(unprocessable('Prefer: code=abc is not an HTTP status code'));
   });
 
   it('Prefer: example=duplicate-id answers that scenario, never a 200', async () => {
@@ -153,12 +170,15 @@ describe('scenario selection on POST /plants', () => {
     expect(response.text).toBe(JSON.stringify(shipped.scenarios['duplicate-id'].body));
   });
 
-  it('Prefer: example=<unknown> is a problem listing the known names, never a 200', async () => {
+  it('Prefer: example=<unknown> is a 422 problem listing the known names, never a 200', async () => {
     const response = await createPlant(stub, { prefer: 'example=no-such-example' });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
-    expect(response.json.knownExamples).toEqual(expect.arrayContaining(INSTANT));
-    expect(response.json.detail).toContain('"no-such-example"');
+    // The plant store documents no examples, so the known names are the scenarios.
+    expect(response.json).toEqual({
+      ...unprocessable(`unknown example "no-such-example" for POST /plants; known examples and scenarios: ${SHIPPED_NAMES.join(', ')}`),
+      knownExamples: SHIPPED_NAMES,
+    });
   });
 
   it('Prefer: dynamic=true answers generated data valid against Plant', async () => {
@@ -266,12 +286,72 @@ describe('X-Mock-Delay', () => {
     expect(response.headers.get('x-mock-scenario')).toBe('duplicate-id');
   });
 
-  it.each(['abc', '-1', '60001', '1.5', ''])('X-Mock-Delay: "%s" is a 400 problem', async (value) => {
+  it.each(['abc', '-1', '60001', '1.5', ''])('X-Mock-Delay: "%s" is a 422 problem', async (value) => {
     const response = await createPlant(stub, { 'x-mock-delay': value });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
-    expect(response.json).toMatchObject({ status: 400, title: 'Bad Request' });
-    expect(response.json.detail).toMatch(/^X-Mock-Delay must be a whole number of milliseconds from 0 to 60000/);
+    expect(response.json).toEqual(unprocessable(`X-Mock-Delay must be a whole number of milliseconds from 0 to 60000, got "${value}"`));
+  });
+});
+
+// Prefer: code=N picks a fixture with that status, but never one that scripts a delay or a fault:
+// those are served only when asked for by name. Past them: the documented example, else generated.
+describe('Prefer: code=N skips fixtures that script a delay or a fault', () => {
+  const SLOW_MS = 1_500;
+  // Delayed and faulted fixtures come first, so a first-match rule would pick them.
+  const FIXTURE = `operation: POST /plants
+scenarios:
+  slow-ok: {status: 200, delay: ${SLOW_MS}, body: {name: Slow}}
+  reset-ok: {status: 200, fault: reset, body: {name: Reset}}
+  quick-ok: {status: 200, body: {name: Quick, tag: ok}}
+  slow-error: {status: 400, delay: ${SLOW_MS}, body: {error: 1, message: slow}}
+  closed-error: {status: 400, fault: close, body: {error: 2, message: closed}}
+`;
+  const ERROR_REF = "                $ref: '#/components/schemas/Error'\n";
+  let stub: RunningStub;
+
+  beforeAll(async () => {
+    const dir = await tempDir();
+    const spec = await readFile(SPEC, 'utf8');
+    expect(spec.split(ERROR_REF)).toHaveLength(2);
+    // The plant store with a documented example for its 400 response.
+    await writeFile(join(dir, 'openapi.yaml'), spec.replace(ERROR_REF, `${ERROR_REF}              example: {error: 9, message: documented}\n`));
+    await mkdir(join(dir, 'fixtures'));
+    await writeFile(join(dir, 'fixtures', 'plants.yaml'), FIXTURE);
+    stub = await start({ spec: join(dir, 'openapi.yaml'), fixtures: join(dir, 'fixtures') });
+  });
+
+  // Prefer -> status, X-Mock-Scenario, exact body; every one answered at once.
+  const cases: Array<[string, string, number, string, string]> = [
+    ['code=200 passes the delayed and the faulted 200 fixtures and answers the plain one', 'code=200', 200, 'quick-ok', '{"name":"Quick","tag":"ok"}'],
+    ['code=400 passes the delayed and the faulted 400 fixtures and answers the documented example', 'code=400', 400, 'example:default', '{"error":9,"message":"documented"}'],
+  ];
+
+  it.each(cases)('Prefer: %s', async (_name, prefer, status, label, body) => {
+    const t0 = performance.now();
+    const response = await createPlant(stub, { prefer });
+    const elapsed = performance.now() - t0;
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('x-mock-scenario')).toBe(label);
+    expect(response.text).toBe(body);
+    expect(elapsed).toBeLessThan(SLOW_MS - 500);
+  });
+
+  it('the delayed fixture is still served when asked for by name, after its delay', async () => {
+    const t0 = performance.now();
+    const response = await createPlant(stub, { 'x-mock-scenario': 'slow-ok' });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(SLOW_MS);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-mock-scenario')).toBe('slow-ok');
+    expect(response.text).toBe('{"name":"Slow"}');
+  });
+
+  it('the faulted fixture is still served when asked for by name: the connection is reset', async () => {
+    await expect(createPlant(stub, { 'x-mock-scenario': 'reset-ok' })).rejects.toThrow(TypeError);
+    // And the server goes on serving.
+    const after = await createPlant(stub, { prefer: 'code=200' });
+    expect(after.headers.get('x-mock-scenario')).toBe('quick-ok');
   });
 });
 

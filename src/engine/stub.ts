@@ -21,14 +21,15 @@ export class Stub {
   private watchers: FSWatcher[] = [];
   private reloadTimer: NodeJS.Timeout | null = null;
 
-  private constructor(readonly options: ResolvedOptions, public state: EngineState, private readonly log: (line: string) => void) {
+  private constructor(readonly options: ResolvedOptions, public state: EngineState, private readonly warn: (line: string) => void) {
     this.journal = new Journal(options.journalLimit);
   }
 
   /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
   static async create(options: ResolvedOptions): Promise<Stub> {
-    const log = options.log ?? (() => {});
-    const stub = new Stub(options, await loadState(options, log, null), log);
+    // Warnings (fixtures, reloads, self-check) are never silenced: without a log they go to stderr.
+    const warn = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
+    const stub = new Stub(options, await loadState(options, warn, null), warn);
     if (options.watch) stub.startWatching();
     return stub;
   }
@@ -48,8 +49,8 @@ export class Stub {
   record(request: StubRequest, response: StubResponse, durationMs: number): void {
     this.journal.record(request, response, durationMs);
     this.coverage.record(response.operation ? this.operation(response.operation) : undefined, response);
-    if (response.selfCheck.length > 0) this.log(formatSelfCheck(request, response));
-    if (this.options.log) this.log(formatRequestLine(request, response, durationMs));
+    if (response.selfCheck.length > 0) this.warn(formatSelfCheck(request, response));
+    if (this.options.log) this.options.log(formatRequestLine(request, response, durationMs));
   }
 
   requests(filter?: JournalFilter): JournalEntry[] {
@@ -85,12 +86,12 @@ export class Stub {
   /** Reloads spec and fixtures; on failure the last good version keeps serving. */
   async reload(): Promise<boolean> {
     try {
-      this.state = await loadState(this.options, this.log, this.state);
-      this.log(`reloaded ${this.options.spec} and ${this.options.fixtures}`);
+      this.state = await loadState(this.options, this.warn, this.state);
+      this.warn(`reloaded ${this.options.spec} and ${this.options.fixtures}`);
       return true;
     } catch (error) {
       const message = error instanceof ConfigError ? error.message : `reload failed: ${(error as Error).message}`;
-      this.log(`reload refused, still serving the last good version: ${message}`);
+      this.warn(`reload refused, still serving the last good version: ${message}`);
       return false;
     }
   }

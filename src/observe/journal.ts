@@ -47,7 +47,10 @@ export class Journal {
 
   record(request: StubRequest, response: StubResponse, durationMs: number): void {
     if (this.limit <= 0) return;
-    const entry: Recorded = { request, response, durationMs, time: Date.now() };
+    // The body is copied (at most the cap, plus one byte to know it was cut): a chunk from the
+    // socket can be a view into a 64 KiB read buffer, which the journal would otherwise keep alive.
+    const body = Buffer.from(request.body.subarray(0, JOURNAL_BODY_CAP + 1));
+    const entry: Recorded = { request: { ...request, body }, response, durationMs, time: Date.now() };
     // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
     if (this.entries.length < this.limit) this.entries.push(entry);
     else {
