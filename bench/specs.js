@@ -2,7 +2,7 @@
 // (gitignored) so they never drift from the real Plant Store operation.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import YAML from 'yaml';
+import { load as parseYaml, dump as stringifyYaml } from 'js-yaml';
 
 /** Every 4th operation gets a path template, so routing has to match templates too, not only literals. */
 const isTemplated = (i) => i % 4 === 3;
@@ -13,7 +13,7 @@ const isTemplated = (i) => i % 4 === 3;
  * plain operation, which the load targets: a router that scans in order pays the most for it.
  */
 export async function writeScaledSpec(source, count, dir) {
-  const doc = YAML.parse(await readFile(source, 'utf8'));
+  const doc = parseYaml(await readFile(source, 'utf8'));
   const operation = doc.paths['/plants'].post;
   const paths = {};
   let target = null;
@@ -31,6 +31,6 @@ export async function writeScaledSpec(source, count, dir) {
   doc.paths = paths;
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `openapi-${count}-ops.yaml`);
-  await writeFile(file, YAML.stringify(doc, { aliasDuplicateObjects: false }));
+  await writeFile(file, stringifyYaml(doc, { noRefs: true }));
   return { file, target };
 }

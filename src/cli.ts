@@ -110,7 +110,8 @@ async function main(): Promise<void> {
     stopping = true;
     process.stdout.write(`${signal}: finishing in-flight requests…\n`);
     await running.close();
-    if (options.log) process.stdout.write(formatCoverage(running.coverage()) + '\n');
+    // The table is what a CI job shows; --quiet silences it unless a coverage file was asked for.
+    if (options.log || options.coverageOut) process.stdout.write(formatCoverage(running.coverage()) + '\n');
     if (options.coverageOut) process.stdout.write(`coverage written to ${options.coverageOut}\n`);
     process.exit(0);
   };

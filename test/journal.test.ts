@@ -289,8 +289,11 @@ describe('journal bound', () => {
 // pass, so this document is built to make the stub's answers break it. Note the pipeline's
 // fallback: an echo that breaks the response schema (a name shorter than the response's
 // minLength) is replaced by generated data that fits, so that alone is NOT a self-check failure
-// (/short below). What the stub cannot repair: a required response header it never sends
-// (/things) and a schema no value satisfies (/never).
+// (/short below). The stub sends every documented response header with a sample value (its
+// example, else a named example, else the schema's example or default, else generated), so a
+// missing header cannot be provoked; what it cannot repair is a schema no value satisfies: a
+// required response header's (/things) or the body's (/never). /headers documents a header of
+// each sample source, all satisfiable, and its answers pass.
 const SELF_CHECK_SPEC = `
 openapi: 3.1.0
 info: {title: Self-check, version: '1'}
@@ -306,7 +309,8 @@ paths:
         '200':
           description: ok
           headers:
-            X-Rate-Limit: {required: true, schema: {type: integer}}
+            X-Rate-Limit: {required: true, example: 100, schema: {type: integer}}
+            X-Impossible: {required: true, schema: {type: string, minLength: 5, maxLength: 2}}
           content:
             application/json:
               schema: {type: object, required: [name], properties: {name: {type: string, minLength: 5}}}
@@ -331,7 +335,25 @@ paths:
           content:
             application/json:
               schema: {type: string, minLength: 5, maxLength: 2}
+  /headers:
+    get:
+      responses:
+        '200':
+          description: ok
+          headers:
+            X-Rate-Limit: {required: true, example: 100, schema: {type: integer, example: 7, default: 8}}
+            X-Named: {examples: {first: {value: alpha}, second: {value: beta}}, schema: {type: string, example: gamma}}
+            X-Schema-Example: {schema: {type: string, example: from-schema, default: from-default}}
+            X-Default: {schema: {type: integer, default: 30}}
+            X-Request-Id: {required: true, schema: {type: string, format: uuid}}
+            Content-Type: {schema: {type: string, example: text/plain}}
+          content:
+            application/json:
+              schema: {type: object, required: [ok], properties: {ok: {type: boolean}}}
+              example: {ok: true}
 `;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 describe('self-check of every answer', () => {
   let dir: string;

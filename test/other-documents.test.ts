@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AjvDraft04Module from 'ajv-draft-04';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Ajv, Options as AjvOptions } from 'ajv';
-import { parse as parseYaml } from 'yaml';
+import { load as parseYaml } from 'js-yaml';
 import { startStub, type RunningStub } from '../src/index.js';
 import { request } from './helpers/http.js';
 

@@ -1,6 +1,7 @@
 // Property-based tests over real HTTP: arbitrary JSON, arbitrary bytes and arbitrary steering
 // headers never produce a 5xx, and every answer has the documented shape for its status; every
 // valid NewPlant, however odd its id, name, tag or extra fields, is echoed exactly.
+import { STATUS_CODES } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
@@ -35,8 +36,9 @@ async function post(body: string | Uint8Array, headers: Record<string, string>):
 
 /**
  * The documented shape for each status; returns the parsed body. `steered`: the request carried
- * X-Mock-Scenario, X-Mock-Delay or Prefer, so a 400 may be the stub's own problem+json (a bad
- * steering header) or a fixture's Error with its own code (duplicate-id is error 1001).
+ * X-Mock-Scenario, X-Mock-Delay or Prefer, so a 400 may be a fixture's Error with its own code
+ * (duplicate-id is error 1001), and a steering header the stub cannot honour is its own 422
+ * problem+json. A 400 is never problem+json: the API documents 400 with its Error shape.
  */
 function expectDocumentedShape(answer: Answer, options: { steered: boolean }): unknown {
   expect(answer.status).toBeLessThan(500);
@@ -49,12 +51,14 @@ function expectDocumentedShape(answer: Answer, options: { steered: boolean }): u
       expect(typeof body.name).toBe('string');
       expect(Object.keys(body).every((key) => key === 'name' || (key === 'tag' && typeof body.tag === 'string'))).toBe(true);
       break;
+    case 422:
+      // Only a steering header can ask for what the stub cannot do.
+      expect(options.steered).toBe(true);
+      expect(answer.contentType).toBe('application/problem+json');
+      expectProblem(body, 422);
+      expect(Object.keys(body).every((key) => ['type', 'title', 'status', 'detail', 'knownScenarios', 'knownExamples', 'documentedStatuses'].includes(key))).toBe(true);
+      break;
     case 400:
-      if (answer.contentType === 'application/problem+json' && options.steered) {
-        expectProblem(body, 400);
-        break;
-      }
-    // falls through: the API's own 400 is its Error shape
     case 401:
     case 413:
       expect(answer.contentType).toBe('application/json');
@@ -76,9 +80,9 @@ function expectDocumentedShape(answer: Answer, options: { steered: boolean }): u
 }
 
 function expectProblem(body: Record<string, unknown>, status: number): void {
-  expect(body).toMatchObject({ type: 'about:blank', status });
-  expect(typeof body.title).toBe('string');
+  expect(body).toMatchObject({ type: 'about:blank', title: STATUS_CODES[status], status });
   expect(typeof body.detail).toBe('string');
+  expect((body.detail as string).length).toBeGreaterThan(0);
 }
 
 /** What a correct server must answer for a parsed body: the echo, or null for "must be 400". */

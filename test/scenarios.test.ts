@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Ajv } from 'ajv';
-import { parse as parseYaml } from 'yaml';
+import { load as parseYaml } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, startStub, type RunningStub } from '../src/index.js';
 import { request, type TestResponse } from './helpers/http.js';

@@ -6,7 +6,7 @@ import { compileProjection, type Projection } from '../engine/project.js';
 import { createDataGenerator, type DataGenerator } from '../engine/generate-data.js';
 import type { LoadedSpec } from './load-spec.js';
 import { RouteTable } from './route-table.js';
-import { createSchemaCompiler, refTo, type SchemaCompiler, type Validator } from './schema-compiler.js';
+import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
 import { isSchema, type Schema } from './schema-view.js';
 import { compileErrorRenderer, problem, type ErrorRenderer } from './error-renderer.js';
 import { escapePointer } from '../engine/exact-json.js';
@@ -168,7 +168,7 @@ function compileParameters(
     const required: string[] = [];
     for (const { value, pointer: at } of parameters) {
       const name = String(value.name);
-      properties[name] = refTo(`${at}/schema`);
+      properties[name] = compiler.refTo(`${at}/schema`);
       if (value.required === true || location === 'path') required.push(name);
     }
     // Draft-04 (OpenAPI 3.0) forbids an empty `required` list: leave it out when all are optional.
@@ -246,7 +246,7 @@ function compileHeaders(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown
     return {
       name: name.toLowerCase(),
       required: header.value.required === true,
-      validate: schema ? compiler.compileSchema(refTo(`${header.pointer}/schema`), `/headers/${name}`, true) : null,
+      validate: schema ? compiler.compileSchema(compiler.refTo(`${header.pointer}/schema`), `/headers/${name}`, true) : null,
       sample: headerSample(header.value, schema, () => generate(`${header.pointer}/schema`)),
     };
   });

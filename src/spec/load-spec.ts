@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { $RefParser } from '@apidevtools/json-schema-ref-parser';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { ConfigError } from '../config/config-error.js';
+import { parseYamlFile } from '../config/parse-yaml.js';
 
 export type OpenApiVersion = '3.0' | '3.1';
 
@@ -56,16 +56,7 @@ export async function loadSpec(file: string): Promise<LoadedSpec> {
 }
 
 function parseDocument(file: string, text: string): OpenApiDocument {
-  let value: unknown;
-  try {
-    value = parseYaml(text, { prettyErrors: true, uniqueKeys: false, maxAliasCount: 1000 });
-  } catch (error) {
-    if (error instanceof YAMLParseError && error.linePos) {
-      const [{ line, col }] = error.linePos;
-      throw new ConfigError(file, `invalid YAML at line ${line}, column ${col}: ${firstLine(error.message).replace(/ at line \d+, column \d+:?$/, '')}`);
-    }
-    throw new ConfigError(file, `invalid YAML: ${firstLine((error as Error).message)}`);
-  }
+  const value = parseYamlFile(file, text);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ConfigError(file, 'not an OpenAPI document (expected a mapping at the top level)');
   }

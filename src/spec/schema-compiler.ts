@@ -26,6 +26,8 @@ export interface SchemaCompiler {
   compile(pointer: string, prefix?: string): Validator;
   /** Compiles a schema built by the stub whose `$ref`s point into the document. */
   compileSchema(schema: object, prefix?: string, coerce?: boolean): Validator;
+  /** A `$ref` to the schema at `pointer`, shared by every place that holds the same schema. */
+  refTo(pointer: string): { $ref: string };
 }
 
 const SPEC_ID = 'urn:plant-store-stub:spec';
@@ -43,15 +45,63 @@ export function createSchemaCompiler(spec: LoadedSpec): SchemaCompiler {
   // Parameters arrive as text; a second instance coerces them to their schema's types. Built only
   // for documents that have parameters or response headers, since each instance costs start-up time.
   let coercing: Ajv | null = null;
+  // Documents repeat themselves (the same $ref, the same inline schema in many operations); each
+  // distinct schema is compiled once, so start-up grows with distinct schemas, not operations.
+  const compiled = new Map<string, AnyValidate>();
+  const canonical = new Map<string, string>();
+  const once = (key: string, build: () => AnyValidate) => {
+    let validate = compiled.get(key);
+    if (!validate) compiled.set(key, (validate = build()));
+    return validate;
+  };
+  /** The first pointer holding the same schema as `pointer`, after following bare `$ref`s. */
+  const canonicalPointer = (pointer: string): string => {
+    const target = followRefs(spec, pointer);
+    const key = target.pointer.startsWith('/components/') ? target.pointer : JSON.stringify(target.schema);
+    let first = canonical.get(key);
+    if (first === undefined) canonical.set(key, (first = target.pointer));
+    return first;
+  };
 
-  const wrap = (validate: ReturnType<Ajv['compile']>, prefix: string): Validator => (value, rawNumbers = NO_RAW_NUMBERS) => {
+  const wrap = (validate: AnyValidate, prefix: string): Validator => (value, rawNumbers = NO_RAW_NUMBERS) => {
     if (validate.call({ rawNumbers }, value)) return [];
     return unique((validate.errors ?? []).map((error) => describeViolation(error, prefix)));
   };
   return {
-    compile: (pointer, prefix = '') => wrap(strict.compile({ $ref: `${SPEC_ID}#${encodePointer(pointer)}` }), prefix),
-    compileSchema: (schema, prefix = '', coerce = false) => wrap((coerce ? (coercing ??= createAjv(spec, true)) : strict).compile(schema), prefix),
+    compile: (pointer, prefix = '') => {
+      const target = canonicalPointer(pointer);
+      return wrap(once(`ref:${target}`, () => strict.compile(refTo(target))), prefix);
+    },
+    compileSchema: (schema, prefix = '', coerce = false) => {
+      const ajv = () => (coerce ? (coercing ??= createAjv(spec, true)) : strict);
+      return wrap(once(`${coerce ? 'coerce' : 'strict'}:${JSON.stringify(schema)}`, () => ajv().compile(schema)), prefix);
+    },
+    refTo: (pointer) => refTo(canonicalPointer(pointer)),
   };
+}
+
+type AnyValidate = ReturnType<Ajv['compile']>;
+
+/**
+ * Follows a chain of bare `$ref`s from `pointer` (in 3.1, a `$ref` with only annotations beside
+ * it; in 3.0 siblings of `$ref` are ignored anyway) to the schema that does the work.
+ */
+function followRefs(spec: LoadedSpec, pointer: string): { pointer: string; schema: unknown } {
+  let at = pointer;
+  let schema = spec.resolveRef(`#${encodePointer(pointer)}`);
+  for (let hops = 0; hops < 32 && isBareRef(schema, spec.version); hops++) {
+    const ref = (schema as { $ref: string }).$ref;
+    at = decodeURIComponent(ref.slice(1));
+    schema = spec.resolveRef(ref);
+  }
+  return { pointer: at, schema };
+}
+
+const ANNOTATIONS = new Set(['$ref', 'description', 'summary']);
+
+function isBareRef(schema: unknown, version: LoadedSpec['version']): boolean {
+  if (!isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#')) return false;
+  return version === '3.0' || Object.keys(schema).every((key) => ANNOTATIONS.has(key));
 }
 
 /** Turns a JSON pointer into a URI fragment that Ajv decodes back (path templates hold `{}`). */
