@@ -38,6 +38,8 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+const logSink = batchedSink((text) => process.stdout.write(text));
+
 function parseOptions(argv: string[]): { options: StubOptions; workers: number } {
   let values;
   try {
@@ -88,7 +90,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     coverageOut: values['coverage-out'],
     watch: !values['no-watch'],
     cors: !values['no-cors'],
-    log: values.quiet ? false : batchedSink((text) => process.stdout.write(text)),
+    log: values.quiet ? false : logSink,
   };
   return { options, workers: integer('--workers', values.workers) ?? 1 };
 }
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
     stopping = true;
     process.stdout.write(`${signal}: finishing in-flight requests…\n`);
     await running.close();
+    logSink.flush();
     // The table is what a CI job shows; --quiet silences it unless a coverage file was asked for.
     if (options.log || options.coverageOut) process.stdout.write(formatCoverage(running.coverage()) + '\n');
     if (options.coverageOut) process.stdout.write(`coverage written to ${options.coverageOut}\n`);

@@ -374,38 +374,88 @@ describe('self-check of every answer', () => {
     log.length = 0;
   });
 
-  // request -> label served, the journal's selfCheck (undefined: the answer passed), the log line.
-  const cases: Array<[string, string, string | undefined, string, string[] | undefined, string | undefined]> = [
-    [
-      'an echo without a required response header is journaled and logged as a self-check failure',
-      '/things', '{"name":"Begonia"}', 'echo', ['/headers/x-rate-limit: is required'],
-      'SELF-CHECK FAILED POST /things -> 200 [echo]: the response breaks the spec: /headers/x-rate-limit: is required',
-    ],
-    [
-      'an echo breaking the body schema is replaced by generated data; the header problem that remains is reported',
-      '/things', '{"name":"ab"}', 'generated', ['/headers/x-rate-limit: is required'],
-      'SELF-CHECK FAILED POST /things -> 200 [generated]: the response breaks the spec: /headers/x-rate-limit: is required',
-    ],
-    [
-      'an echo breaking the body schema is replaced by generated data that passes, so nothing is reported',
-      '/short', '{"name":"ab"}', 'generated', undefined, undefined,
-    ],
-    [
-      'generated data for a schema no value satisfies is journaled and logged with every violation',
-      '/never', undefined, 'generated', ['/: must NOT have more than 2 characters', '/: must NOT have fewer than 5 characters'],
-      'SELF-CHECK FAILED POST /never -> 200 [generated]: the response breaks the spec: /: must NOT have more than 2 characters; /: must NOT have fewer than 5 characters',
-    ],
+  /**
+   * What the self-check must find in the X-Impossible value that was sent (minLength 5 and
+   * maxLength 2: whatever the sample, at least one holds).
+   */
+  function impossibleHeader(sent: string): string[] {
+    return [
+      ...(sent.length > 2 ? ['/headers/X-Impossible: must NOT have more than 2 characters'] : []),
+      ...(sent.length < 5 ? ['/headers/X-Impossible: must NOT have fewer than 5 characters'] : []),
+    ];
+  }
+
+  interface SelfCheckCase {
+    name: string;
+    path: string;
+    body?: string;
+    label: string;
+    /** The journal's selfCheck: 'impossible-header' for X-Impossible's violations, undefined when the answer passed. */
+    selfCheck: 'impossible-header' | string[] | undefined;
+  }
+
+  // request -> label served, the journal's selfCheck; a failure is also logged as one line.
+  const cases: SelfCheckCase[] = [
+    {
+      name: 'an echo with a required header no value can satisfy is journaled and logged as a self-check failure',
+      path: '/things', body: '{"name":"Begonia"}', label: 'echo', selfCheck: 'impossible-header',
+    },
+    {
+      name: 'an echo breaking the body schema is replaced by generated data; the header problem that remains is reported',
+      path: '/things', body: '{"name":"ab"}', label: 'generated', selfCheck: 'impossible-header',
+    },
+    {
+      name: 'an echo breaking the body schema is replaced by generated data that passes, so nothing is reported',
+      path: '/short', body: '{"name":"ab"}', label: 'generated', selfCheck: undefined,
+    },
+    {
+      name: 'generated data for a schema no value satisfies is journaled and logged with every violation',
+      path: '/never', label: 'generated', selfCheck: ['/: must NOT have more than 2 characters', '/: must NOT have fewer than 5 characters'],
+    },
   ];
 
-  it.each(cases)('%s', async (_name, path, body, label, selfCheck, logLine) => {
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, { path, body, label, selfCheck }) => {
     const answer = await post(`${checked.url}${path}`, body, body === undefined ? { authorization: 'Bearer t' } : { authorization: 'Bearer t', 'content-type': 'application/json' });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('x-mock-scenario')).toBe(label);
+    let expected = selfCheck;
+    if (path === '/things') {
+      // Documented headers are sent, the satisfiable one with its example, the other one anyway.
+      expect(answer.headers.get('x-rate-limit')).toBe('100');
+      const sent = answer.headers.get('x-impossible');
+      expect(sent).not.toBeNull();
+      if (selfCheck === 'impossible-header') expected = impossibleHeader(sent!);
+    }
     const [entry] = (await request(`${checked.url}/__admin/requests`)).json.requests as JournalEntry[];
     expect(entry.scenario).toBe(label);
-    expect(entry.selfCheck).toEqual(selfCheck);
-    expect(log.filter((line) => line.startsWith('SELF-CHECK FAILED'))).toEqual(logLine === undefined ? [] : [logLine]);
+    expect(entry.selfCheck).toEqual(expected);
+    if (expected !== undefined) expect(expected.length).toBeGreaterThan(0);
+    const logLine = expected === undefined ? [] : [`SELF-CHECK FAILED POST ${path} -> 200 [${label}]: the response breaks the spec: ${(expected as string[]).join('; ')}`];
+    expect(log.filter((line) => line.startsWith('SELF-CHECK FAILED'))).toEqual(logLine);
     // Where the body fit the schema, what was sent is what the journal says passed.
     if (path !== '/never') expect((answer.json as { name: string }).name.length).toBeGreaterThanOrEqual(5);
+  });
+
+  // Documented response header -> the value sent, and where it came from.
+  const headerCases: Array<[string, string, string | RegExp]> = [
+    ['X-Rate-Limit: 100 from the header\'s own example (before the schema\'s example and default)', 'x-rate-limit', '100'],
+    ['X-Named: alpha from the first named example (before the schema\'s example)', 'x-named', 'alpha'],
+    ['X-Schema-Example: from-schema from the schema\'s example (before its default)', 'x-schema-example', 'from-schema'],
+    ['X-Default: 30 from the schema\'s default', 'x-default', '30'],
+    ['X-Request-Id: a uuid generated from its schema', 'x-request-id', UUID],
+    ['Content-Type: the media type, not the documented Content-Type header (OpenAPI ignores it)', 'content-type', 'application/json'],
+  ];
+
+  it.each(headerCases)('a documented response header is sent with its sample: %s', async (_name, header, value) => {
+    const answer = await request(`${checked.url}/headers`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-mock-scenario')).toBe('example:default');
+    expect(answer.text).toBe('{"ok":true}');
+    if (typeof value === 'string') expect(answer.headers.get(header)).toBe(value);
+    else expect(answer.headers.get(header)).toMatch(value);
+    // Samples are checked like the rest of the answer: these all pass.
+    const [entry] = (await request(`${checked.url}/__admin/requests`)).json.requests as JournalEntry[];
+    expect(entry.selfCheck).toBeUndefined();
+    expect(log.filter((line) => line.startsWith('SELF-CHECK FAILED'))).toEqual([]);
   });
 });

@@ -392,7 +392,7 @@ describe('documents that must not start', () => {
     {
       name: 'a YAML syntax error names the file, line and column',
       file: () => variant('bad-yaml.yaml', SPEC_31, (t) => t.replace('      minimum: -3000\n', '      minimum: -3000\n\tmaximum: 2100\n')),
-      message: (f) => `${f}: invalid YAML at line 13, column 1: Tabs are not allowed as indentation`,
+      message: (f) => `${f}: invalid YAML at line 13, column 1: tab characters must not be used in indentation`,
     },
     {
       name: 'an internal $ref to nothing is an unresolvable $ref naming the pointer',

@@ -22,12 +22,15 @@ export interface EngineState {
   defaultDelayMs: number;
 }
 
+/** Shared by every request without a query string; nothing writes to it. */
+const NO_QUERY = new URLSearchParams();
+
 export function handleRequest(state: EngineState, request: StubRequest): StubResponse {
   // 1. Route: which operation, or 404 / 405.
   const routed = route(state.compiled.routes, request);
   if (isFailure(routed)) return failureResponse(routed, null);
   const { operation, pathParams } = routed;
-  const query = new URLSearchParams(request.rawQuery);
+  const query = request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery);
 
   // 2. Authenticate: the operation's security requirement.
   const denied = operation.checkSecurity(request, query);

@@ -50,9 +50,16 @@ function apply(plan: Plan, source: unknown, fallback: () => unknown): unknown {
       if (!isPlainObject(source)) return fallback();
       const result: Record<string, unknown> = {};
       for (const { name, plan: fieldPlan, required } of plan.fields) {
-        const fieldFallback = once(() => propertyOf(fallback(), name));
-        const value = Object.hasOwn(source, name) ? apply(fieldPlan, source[name], fieldFallback) : required ? fieldFallback() : undefined;
-        if (value !== undefined) setOwn(result, name, value);
+        let value: unknown;
+        if (Object.hasOwn(source, name)) {
+          // Leaves (the common case) are copied without building a fallback for them.
+          value = fieldPlan.kind === 'value' ? source[name] : apply(fieldPlan, source[name], once(() => propertyOf(fallback(), name)));
+        } else if (required) {
+          value = propertyOf(fallback(), name);
+        }
+        if (value === undefined) continue;
+        if (name === '__proto__') setOwn(result, name, value);
+        else result[name] = value;
       }
       return result;
     }

@@ -1,11 +1,14 @@
 // Stage 3: the request against the operation's parameters and body. Every violation is collected
 // before answering, so a client fixing a form sees all of them at once.
+import { isUtf8 } from 'node:buffer';
 import type { CompiledOperation, MediaPlan } from '../spec/compile-operations.js';
 import { JsonSyntaxError, parseExactJson } from './exact-json.js';
 import { invalid, type Failure } from './failure.js';
 import type { ExactJson, StubRequest } from './types.js';
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+function hasBom(body: Buffer): boolean {
+  return body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+}
 
 /** The parsed body when the request is valid (null for an operation or request without one). */
 export function validateRequest(
@@ -37,13 +40,12 @@ function readBody(required: boolean, media: MediaPlan[], request: StubRequest, v
     violations.push(`/: charset "${charset}" is not supported; JSON bodies must be UTF-8`);
     return null;
   }
-  let text: string;
-  try {
-    text = UTF8.decode(request.body);
-  } catch {
+  if (!isUtf8(request.body)) {
     violations.push('/: the body is not valid UTF-8');
     return null;
   }
+  // A byte order mark is allowed before JSON text (RFC 8259 lets parsers ignore it).
+  const text = request.body.toString('utf8', hasBom(request.body) ? 3 : 0);
   let parsed: ExactJson;
   try {
     parsed = parseExactJson(text);

@@ -3,24 +3,19 @@
 import type { ServerResponse } from 'node:http';
 
 export class InFlight {
-  private readonly delayed = new Set<NodeJS.Timeout>();
+  /** Delayed answers not sent yet: their timer and the send it will run. */
+  private readonly pending = new Map<NodeJS.Timeout, () => void>();
   private readonly held = new Set<ServerResponse>();
-  private readonly pendingSends = new Map<NodeJS.Timeout, () => void>();
 
   /** Runs `send` after `ms`; a client that goes away cancels it. Never blocks other requests. */
   delay(ms: number, send: () => void, res: ServerResponse): void {
     const timer = setTimeout(() => {
-      this.delayed.delete(timer);
-      this.pendingSends.delete(timer);
+      this.pending.delete(timer);
       send();
     }, ms);
-    this.delayed.add(timer);
-    this.pendingSends.set(timer, send);
+    this.pending.set(timer, send);
     res.on('close', () => {
-      if (this.delayed.delete(timer)) {
-        clearTimeout(timer);
-        this.pendingSends.delete(timer);
-      }
+      if (this.pending.delete(timer)) clearTimeout(timer);
     });
   }
 
@@ -30,18 +25,19 @@ export class InFlight {
     res.on('close', () => this.held.delete(res));
   }
 
-  get count(): number {
-    return this.delayed.size;
-  }
-
-  /** Sends every delayed answer now (the grace period ran out) and drops held sockets. */
-  flush(): void {
-    for (const [timer, send] of this.pendingSends) {
+  /** Sends every delayed answer now (the grace period ran out); true if there were any. */
+  sendDelayedNow(): boolean {
+    const any = this.pending.size > 0;
+    for (const [timer, send] of this.pending) {
       clearTimeout(timer);
       send();
     }
-    this.pendingSends.clear();
-    this.delayed.clear();
+    this.pending.clear();
+    return any;
+  }
+
+  /** Drops the sockets held without an answer. */
+  releaseHeld(): void {
     for (const res of this.held) res.socket?.destroy();
     this.held.clear();
   }

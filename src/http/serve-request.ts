@@ -23,19 +23,23 @@ export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerRespon
   if (settings.cors && isPreflight(req)) return answerPreflight(req, res);
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
-  const base = {
+  const request: StubRequest = {
     method: req.method ?? 'GET',
     path: queryAt === -1 ? url : url.slice(0, queryAt),
     rawQuery: queryAt === -1 ? '' : url.slice(queryAt + 1),
     headers: req.headers,
+    body: EMPTY,
   };
-  const finish = (body: Buffer) => respond(stub, { ...base, body }, req, res, settings, started);
+  const finish = (body: Buffer) => {
+    request.body = body;
+    respond(stub, request, req, res, settings, started);
+  };
 
   // A body parser mounted before the stub has already drained the stream; use what it kept.
   if (req.readableEnded) return finish(bodyFromParser((req as { body?: unknown }).body));
 
   const declared = Number(req.headers['content-length']);
-  if (declared > settings.maxBodyBytes) return tooLarge(stub, { ...base, body: EMPTY }, req, res, settings, started);
+  if (declared > settings.maxBodyBytes) return tooLarge(stub, request, req, res, settings, started);
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return finish(EMPTY);
 
   const chunks: Buffer[] = [];
@@ -46,7 +50,7 @@ export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerRespon
     size += chunk.length;
     if (size > settings.maxBodyBytes) {
       refused = true;
-      tooLarge(stub, { ...base, body: EMPTY }, req, res, settings, started);
+      tooLarge(stub, request, req, res, settings, started);
       return;
     }
     chunks.push(chunk);
@@ -93,7 +97,7 @@ function deliver(stub: Stub, request: StubRequest, response: StubResponse, req: 
       return;
     }
     if (settings.cors) applyCors(req, res);
-    res.setHeader('content-length', Buffer.byteLength(response.body));
+    response.headers['content-length'] = String(Buffer.byteLength(response.body));
     res.writeHead(response.status, response.headers);
     res.end(response.body);
     stub.record(request, response, performance.now() - started);

@@ -46,10 +46,7 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
   let adminApp: Promise<(req: IncomingMessage, res: ServerResponse) => void> | null = null;
   const admin = () => (adminApp ??= import('./express-app.js').then((m) => m.buildApp(stub, resolved, inFlight)));
   const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
-  let active = 0;
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
-    active++;
-    res.once('close', () => active--);
     if (req.url?.startsWith('/__admin')) void admin().then((app) => app(req, res));
     else serveRequest(stub, req, res, settings);
   });
@@ -69,11 +66,17 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
   let closing: Promise<void> | null = null;
 
   const close = (graceMs = 5_000) => (closing ??= (async () => {
-    server.close();
+    // Stop accepting. A connection is idle once its answer is out, so closing idle connections
+    // until none is left waits for exactly the requests still owed, without per-request counting.
+    const allClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    inFlight.releaseHeld(); // `timeout` faults would never be answered
+    const sweep = setInterval(() => server.closeIdleConnections(), 20);
     server.closeIdleConnections();
-    const deadline = Date.now() + graceMs;
-    while (active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    inFlight.flush();
+    const graceOver = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([allClosed, graceOver]);
+    // Out of time: send what is still delayed now, give it a moment to leave, then hang up.
+    if (inFlight.sendDelayedNow()) await new Promise((resolve) => setTimeout(resolve, 50));
+    clearInterval(sweep);
     server.closeAllConnections();
     stub.close();
     if (resolved.coverageOut) await writeFile(resolved.coverageOut, JSON.stringify(stub.coverageReport(), null, 2) + '\n');

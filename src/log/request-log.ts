@@ -1,21 +1,27 @@
-// One concise line per request, written in batches: a synchronous write per request would cost
-// more than the whole pipeline under load, so lines are buffered and flushed once per tick.
+// One concise line per request, written in batches: stdout to a pipe or a terminal is a
+// synchronous write, which per request would cost more than the whole pipeline under load, so
+// lines are buffered and flushed every few milliseconds.
 import type { StubRequest, StubResponse } from '../engine/types.js';
 
 export type LogSink = (line: string) => void;
 
-/** Buffers lines and hands them to `sink` joined, at most once per event-loop turn. */
+const FLUSH_EVERY_MS = 20;
+
+/** Buffers lines and hands them to `write` joined, at most every FLUSH_EVERY_MS; `flush` empties it now. */
 export function batchedSink(write: (text: string) => void): LogSink & { flush(): void } {
-  let pending: string[] = [];
+  let pending = '';
+  let timer: NodeJS.Timeout | null = null;
   const flush = () => {
-    if (pending.length === 0) return;
-    const text = pending.join('\n') + '\n';
-    pending = [];
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
     write(text);
   };
   const sink = (line: string) => {
-    if (pending.length === 0) setImmediate(flush);
-    pending.push(line);
+    if (timer === null) timer = setTimeout(flush, FLUSH_EVERY_MS);
+    pending += line + '\n';
   };
   return Object.assign(sink, { flush });
 }

@@ -22,6 +22,8 @@ interface TrieNode<T> {
 
 export class RouteTable<T> {
   private readonly root: TrieNode<T> = newNode();
+  /** Paths without templates, by their exact text: most requests need one map probe, no walk. */
+  private readonly literalPaths = new Map<string, TrieNode<T>>();
 
   /** Adds an operation; `method` is upper-case, `template` an OpenAPI path such as `/plants/{id}`. */
   add(method: string, template: string, operation: T): void {
@@ -46,6 +48,7 @@ export class RouteTable<T> {
       }
     }
     node.methods ??= new Map();
+    if (params.length === 0) this.literalPaths.set(template, node);
     node.methods.set(method, operation);
     node.params.set(method, params);
     node.allow = [...node.methods.keys()].sort();
@@ -53,6 +56,8 @@ export class RouteTable<T> {
 
   /** Finds the operation for a method and a still percent-encoded path. */
   match(method: string, rawPath: string): RouteMatch<T> {
+    const literal = rawPath.includes('%') ? undefined : this.literalPaths.get(rawPath);
+    if (literal) return this.matchMethod(literal, method, []);
     let segments: string[];
     try {
       segments = splitPath(rawPath).map(decodeURIComponent);
@@ -62,11 +67,16 @@ export class RouteTable<T> {
     const values: string[] = [];
     const node = this.walk(this.root, segments, 0, values);
     if (!node?.methods) return { kind: 'not-found' };
-    const key = node.methods.has(method) ? method : method === 'HEAD' && node.methods.has('GET') ? 'GET' : null;
+    return this.matchMethod(node, method, values);
+  }
+
+  private matchMethod(node: TrieNode<T>, method: string, values: string[]): RouteMatch<T> {
+    const methods = node.methods!;
+    const key = methods.has(method) ? method : method === 'HEAD' && methods.has('GET') ? 'GET' : null;
     if (key === null) return { kind: 'method-not-allowed', allow: node.allow };
     const pathParams: Record<string, string> = {};
     node.params.get(key)!.forEach((name, i) => (pathParams[name] = values[i]));
-    return { kind: 'operation', operation: node.methods.get(key)!, pathParams };
+    return { kind: 'operation', operation: methods.get(key)!, pathParams };
   }
 
   /** Finds the end node; `values` receives the captured template values, in path order. */
