@@ -380,8 +380,8 @@ describe('self-check of every answer', () => {
    */
   function impossibleHeader(sent: string): string[] {
     return [
-      ...(sent.length > 2 ? ['/headers/X-Impossible: must NOT have more than 2 characters'] : []),
-      ...(sent.length < 5 ? ['/headers/X-Impossible: must NOT have fewer than 5 characters'] : []),
+      ...(sent.length > 2 ? ['/headers/x-impossible: must NOT have more than 2 characters'] : []),
+      ...(sent.length < 5 ? ['/headers/x-impossible: must NOT have fewer than 5 characters'] : []),
     ];
   }
 

@@ -63,7 +63,7 @@ function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, S
   // A fixture that scripts latency or a fault is only served when asked for by name: asking for a
   // status should not bring a silent three-second wait or a dropped connection.
   for (const scenario of scenarios?.values() ?? []) {
-    if (scenario.status === status && scenario.delayMs === null && scenario.fault === null) return { kind: 'scenario', scenario, plan };
+    if (scenario.status === status && !scenario.delayMs && scenario.fault === null) return { kind: 'scenario', scenario, plan };
   }
   const first = plan.examples.keys().next();
   if (!first.done) return { kind: 'example', plan, status, name: first.value };

@@ -246,7 +246,7 @@ function compileHeaders(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown
     return {
       name: name.toLowerCase(),
       required: header.value.required === true,
-      validate: schema ? compiler.compileSchema(compiler.refTo(`${header.pointer}/schema`), `/headers/${name}`, true) : null,
+      validate: schema ? compiler.compileSchema(compiler.refTo(`${header.pointer}/schema`), `/headers/${name.toLowerCase()}`, true) : null,
       sample: headerSample(header.value, schema, () => generate(`${header.pointer}/schema`)),
     };
   });
