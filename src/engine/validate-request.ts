@@ -58,8 +58,23 @@ function readBody(required: boolean, media: MediaPlan[], request: StubRequest, v
   return parsed;
 }
 
+/** Clients send the same few Content-Type values over and over; their match is remembered. */
+const MEMO_LIMIT = 64;
+const memos = new WeakMap<MediaPlan[], Map<string, MediaPlan | null>>();
+
 /** The documented media type that accepts the request's Content-Type (exact, `type/*`, `*\/*`). */
 function matchMedia(media: MediaPlan[], contentType: string): MediaPlan | null {
+  let memo = memos.get(media);
+  if (!memo) memos.set(media, (memo = new Map()));
+  const known = memo.get(contentType);
+  if (known !== undefined) return known;
+  const found = findMedia(media, contentType);
+  // Bounded, so a client inventing a new Content-Type per request cannot grow it.
+  if (memo.size < MEMO_LIMIT) memo.set(contentType, found);
+  return found;
+}
+
+function findMedia(media: MediaPlan[], contentType: string): MediaPlan | null {
   const base = contentType.split(';')[0].trim().toLowerCase();
   if (base === '') return null;
   const [type] = base.split('/');
