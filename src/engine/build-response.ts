@@ -44,9 +44,21 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
 }
 
 /** What fills a required field the request does not hold: the first example, else generated data. */
-export function fallbackFor(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
+function fallbackFor(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
   const example = plan.examples.values().next();
   return example.done ? generated(operation, plan, request) : example.value;
+}
+
+/**
+ * The answer that replaces an echo the response schema rejects (the request's shapes did not fit
+ * another document's response): the documented example, else generated data, labelled as such.
+ */
+export function echoReplacement(operation: CompiledOperation, echo: BuiltResponse, request: StubRequest): BuiltResponse {
+  const plan = echo.plan!;
+  const example = plan.examples.entries().next();
+  return example.done
+    ? { ...echo, body: generated(operation, plan, request), exact: false, label: 'generated' }
+    : { ...echo, body: example.value[1], exact: false, label: `example:${example.value[0]}` };
 }
 
 function generated(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {

@@ -2,13 +2,13 @@
 // the request and `failureResponse` turns it into HTTP. Everything the stages look up was
 // compiled at start-up.
 import type { CompiledSpec } from '../spec/compile-operations.js';
-import { buildResponse, fallbackFor, type BuiltResponse } from './build-response.js';
+import { buildResponse } from './build-response.js';
 import { fail, failureResponse, isFailure } from './failure.js';
 import { readSelection } from './read-selection.js';
 import { route } from './route.js';
 import type { ScenarioTable } from './scenario.js';
 import { selectResponse } from './select-response.js';
-import { selfCheck } from './self-check.js';
+import { checkAnswer } from './self-check.js';
 import { stringifyExact } from './exact-json.js';
 import { validateRequest } from './validate-request.js';
 import type { StubRequest, StubResponse } from './types.js';
@@ -51,28 +51,17 @@ export function handleRequest(state: EngineState, request: StubRequest): StubRes
   if (isFailure(choice)) return failureResponse(choice, operation);
 
   // 5. Build the body, then 6. check it against the spec before it leaves.
-  let built = buildResponse(operation, choice, request, body);
-  let problems = selfCheck(built, operation.key);
-  if (problems.length > 0 && choice.kind === 'echo') {
-    // The request did not fit the response schema (another document's shapes): answer with the
-    // documented fallback instead when it fits better. The problems reported are always those of
-    // the answer actually sent (reporting the fallback's while sending the echo hid the echo's).
-    const fallback: BuiltResponse = { ...built, body: fallbackFor(operation, choice.plan, request), exact: false, label: 'generated' };
-    const fallbackProblems = selfCheck(fallback, operation.key);
-    if (fallbackProblems.length < problems.length) {
-      built = fallback;
-      problems = fallbackProblems;
-    }
-  }
+  const built = buildResponse(operation, choice, request, body);
+  const { answer, problems } = checkAnswer(operation, built, request);
 
   const scenario = choice.kind === 'scenario' ? choice.scenario : null;
-  const headers: Record<string, string> = { ...built.headers, 'x-mock-scenario': built.label };
-  if (built.body !== undefined && built.contentType) headers['content-type'] = built.contentType;
+  const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.label };
+  if (answer.body !== undefined && answer.contentType) headers['content-type'] = answer.contentType;
   return {
-    status: built.status,
+    status: answer.status,
     headers,
-    body: built.body === undefined ? '' : stringifyExact(built.body, built.exact),
-    scenario: built.label,
+    body: answer.body === undefined ? '' : stringifyExact(answer.body, answer.exact),
+    scenario: answer.label,
     violations: [],
     selfCheck: problems,
     delayMs: selection.delayMs ?? scenario?.delayMs ?? state.defaultDelayMs,

@@ -1,7 +1,9 @@
 // Stage 6: the stub checks its own answer against the spec before sending it: the status is
 // documented for the operation, the body fits that status's schema, documented required headers
 // are present and valid. Findings are returned, logged loudly and journaled, never hidden.
-import type { BuiltResponse } from './build-response.js';
+import { echoReplacement, type BuiltResponse } from './build-response.js';
+import type { CompiledOperation } from '../spec/compile-operations.js';
+import type { StubRequest } from './types.js';
 import { toPlain } from './exact-json.js';
 
 export function selfCheck(response: BuiltResponse, operationKey: string): string[] {
@@ -24,4 +26,16 @@ export function selfCheck(response: BuiltResponse, operationKey: string): string
     }
   }
   return problems;
+}
+
+/**
+ * Checks an answer; an echo that breaks the response schema is replaced by the documented
+ * fallback when that fits better. The problems returned are those of the answer actually sent.
+ */
+export function checkAnswer(operation: CompiledOperation, built: BuiltResponse, request: StubRequest): { answer: BuiltResponse; problems: string[] } {
+  const problems = selfCheck(built, operation.key);
+  if (problems.length === 0 || built.label !== 'echo') return { answer: built, problems };
+  const replacement = echoReplacement(operation, built, request);
+  const replacementProblems = selfCheck(replacement, operation.key);
+  return replacementProblems.length < problems.length ? { answer: replacement, problems: replacementProblems } : { answer: built, problems };
 }
