@@ -61,32 +61,62 @@ function compileTemplate(
   generate: (schemaPointer: string) => unknown,
 ): { plan: ResponsePlan; template: Template } | null {
   if (!plan?.schemaPointer || !plan.validateBody) return null;
-  const schema = spec.resolveRef(`#${plan.schemaPointer}`);
+  const pointer = plan.schemaPointer;
+  // Fields the error needs beyond status and message keep a value from the documented example,
+  // else generated data; computed only if some template asks for it.
+  let sample: { value: unknown } | null = null;
+  const sampleValue = () => (sample ??= { value: plan.examples.values().next().value ?? generate(pointer) }).value;
+  const compiled = objectTemplate(spec, spec.resolveRef(`#${pointer}`), sampleValue, 0);
+  // A shape with no place for the text would lose the violations: problem+json says more.
+  if (!compiled?.carriesMessage) return null;
+  const { template } = compiled;
+  // Only a shape that holds for a typical error may be used; otherwise problem+json it is.
+  const ok = [400, 401].every((status) => plan.validateBody!(template(status, 'x')).length === 0);
+  return ok ? { plan, template } : null;
+}
+
+/**
+ * The template of one error object. Integer fields carry the status, a message-like string field
+ * the text. Where this level has no message-like field, an object field that has one
+ * (`{"error": {"code", "message"}}`) gets a template of its own; failing that, the first required
+ * string field takes the text.
+ */
+function objectTemplate(spec: LoadedSpec, schema: unknown, sample: () => unknown, depth: number): { template: Template; carriesMessage: boolean } | null {
   const view = objectView(spec, schema);
-  if (!view) return null;
+  if (!view || depth > 3) return null;
   const statusFields: string[] = [];
   const stringFields: string[] = [];
+  const objectFields: string[] = [];
   for (const [name, property] of view.properties) {
     const types = schemaTypes(deref(spec, property));
     if (types.includes('integer') || types.includes('number')) statusFields.push(name);
     else if (types.includes('string')) stringFields.push(name);
+    else if (types.includes('object') || objectView(spec, property)) objectFields.push(name);
   }
-  const messageField =
-    MESSAGE_FIELDS.find((name) => stringFields.includes(name)) ?? stringFields.find((name) => view.required.has(name)) ?? null;
-  // Other required fields keep a value from the documented example, else generated data.
-  const others = [...view.required].filter((name) => name !== messageField && !statusFields.includes(name));
-  const sample = others.length === 0 ? undefined : (plan.examples.values().next().value ?? generate(plan.schemaPointer));
-  const fixed: Record<string, unknown> = {};
-  for (const name of others) {
-    if (sample && typeof sample === 'object' && name in sample) fixed[name] = (sample as Record<string, unknown>)[name];
+  let messageField = MESSAGE_FIELDS.find((name) => stringFields.includes(name)) ?? null;
+  const nested = new Map<string, Template>();
+  if (!messageField) {
+    for (const name of objectFields) {
+      const inner = objectTemplate(spec, view.properties.get(name), () => propertyOf(sample(), name), depth + 1);
+      if (inner?.carriesMessage) nested.set(name, inner.template);
+    }
+    if (nested.size === 0) messageField = stringFields.find((name) => view.required.has(name)) ?? null;
   }
+  const others = [...view.required].filter((name) => name !== messageField && !statusFields.includes(name) && !nested.has(name));
   const template: Template = (status, message) => {
-    const body: Record<string, unknown> = { ...fixed };
+    const body: Record<string, unknown> = {};
+    for (const name of others) {
+      const value = propertyOf(sample(), name);
+      if (value !== undefined) body[name] = value;
+    }
     for (const name of statusFields) body[name] = status;
     if (messageField) body[messageField] = message;
+    for (const [name, inner] of nested) body[name] = inner(status, message);
     return body;
   };
-  // Only a shape that holds for a typical error may be used; otherwise problem+json it is.
-  const ok = [400, 401].every((status) => plan.validateBody!(template(status, 'x')).length === 0);
-  return ok ? { plan, template } : null;
+  return { template, carriesMessage: messageField !== null || nested.size > 0 };
+}
+
+function propertyOf(value: unknown, name: string): unknown {
+  return value !== null && typeof value === 'object' && Object.hasOwn(value, name) ? (value as Record<string, unknown>)[name] : undefined;
 }
