@@ -33,7 +33,7 @@ const KINDS = [
   { name: 'invalid: deeply nested', expect: 400, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE }, body: '['.repeat(5000) + ']'.repeat(5000) },
   { name: 'unauthorized', expect: 401, method: 'POST', path: '/plants', headers: { 'content-type': JSON_TYPE }, body: '{"id":1,"name":"Fern"}' },
   { name: 'scenario duplicate-id', expect: 400, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, 'x-mock-scenario': 'duplicate-id' }, body: '{"id":1,"name":"Fern"}' },
-  { name: 'scenario unknown', expect: 400, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, 'x-mock-scenario': 'no-such-scenario' }, body: '{"id":1,"name":"Fern"}' },
+  { name: 'scenario unknown', expect: 422, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, 'x-mock-scenario': 'no-such-scenario' }, body: '{"id":1,"name":"Fern"}' },
   { name: 'Prefer: dynamic=true', expect: 200, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, prefer: 'dynamic=true' }, body: '{"id":1,"name":"Fern"}' },
   { name: 'delayed 50 ms', expect: 200, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, 'x-mock-delay': '50' }, body: '{"id":2,"name":"Slow fern"}' },
   { name: 'unknown path', expect: 404, method: 'GET', path: '/nowhere', headers: {} },
