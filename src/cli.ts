@@ -67,7 +67,8 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
       },
     }));
   } catch (error) {
-    fail(`${(error as Error).message.split('\n')[0]} (see --help)`);
+    // parseArgs explains over several lines (e.g. how to pass `--seed=-1`); keep it one line.
+    fail(`${(error as Error).message.split('\n').join(' ')} (see --help)`);
   }
   if (values.help) {
     process.stdout.write(HELP);
@@ -127,7 +128,13 @@ async function main(): Promise<void> {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
+/** Option names as `resolveOptions` reports them -> the flags a CLI user typed. */
+const FLAGS: Record<string, string> = {
+  port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
+  maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit',
+};
+
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) fail(error.message);
+  if (error instanceof ConfigError) fail(FLAGS[error.source] ? `${FLAGS[error.source]}: ${error.problem}` : error.message);
   fail(`could not start: ${(error as Error).message ?? String(error)}`);
 });

@@ -102,6 +102,8 @@ const BODY_FAILURES: Case[] = [
   { name: 'a body of only whitespace is invalid JSON', headers: JSON_AUTH, body: '  \n ', ...badRequest('/: invalid JSON: the body is empty') },
   { name: 'malformed JSON names the line and column of the problem', headers: JSON_AUTH, body: '{\n  "id": 1,\n  "name": }',
     ...badRequest("/: invalid JSON at line 3, column 11: Unexpected token '}'") },
+  { name: 'malformed JSON does not quote the body back in the message', headers: JSON_AUTH, body: '{"id":NaN,"name":"Ficus"}',
+    ...badRequest("/: invalid JSON at line 1, column 7: Unexpected token 'N'") },
   { name: 'truncated JSON names where it ends', headers: JSON_AUTH, body: '{"id":1,"name":"Fi',
     ...badRequest('/: invalid JSON at line 1, column 19: Unterminated string') },
   { name: 'bytes that are not UTF-8 are refused', headers: JSON_AUTH,
@@ -131,6 +133,13 @@ const INT64_BOUNDARIES: Case[] = [
   { name: 'an id of 1.0 is an integer', headers: JSON_AUTH, body: '{"id":1.0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
   { name: 'an id of 1e2 is an integer', headers: JSON_AUTH, body: '{"id":1e2,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
   { name: 'an id of 0 is valid', headers: JSON_AUTH, body: '{"id":0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'an id of -0 is the integer 0', headers: JSON_AUTH, body: '{"id":-0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'an id of 0e0 is the integer 0', headers: JSON_AUTH, body: '{"id":0e0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'the largest int64 written 9223372036854775807.0 is valid', headers: JSON_AUTH, body: '{"id":9223372036854775807.0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'the largest int64 written 92233720368547758070e-1 is valid', headers: JSON_AUTH, body: '{"id":92233720368547758070e-1,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'an id of 1e-400 is a fraction, not 0 (no rounding on the way)', headers: JSON_AUTH, body: '{"id":1e-400,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
+  { name: 'an id of 0.99999999999999999999 is a fraction, not 1', headers: JSON_AUTH, body: '{"id":0.99999999999999999999,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
+  { name: 'an id of 1.00000000000000000001 is a fraction, not 1', headers: JSON_AUTH, body: '{"id":1.00000000000000000001,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
 ];
 
 const ECHO: Case[] = [

@@ -406,7 +406,11 @@ describe('bad configuration stops the CLI with one line on stderr', () => {
     { name: 'a fixture whose body breaks the response schema', args: () => ['--fixtures', join(dir, 'bad-fixture-body')], problem: /^plant-store-stub: .*x\.yaml: \/scenarios\/nameless\/body.*$/ },
     { name: 'an unknown flag', args: () => ['--bogus'], problem: /^plant-store-stub: Unknown option '--bogus' \(see --help\)$/ },
     { name: 'a port that is not a number', args: () => ['--port', 'eighty'], problem: /^plant-store-stub: --port: must be a whole number, got "eighty"$/ },
-    { name: 'a non-loopback host without an admin token', args: () => ['--host', '0.0.0.0'], problem: /^plant-store-stub: host: binding to 0\.0\.0\.0 exposes \/__admin to the network; set an admin token \(--admin-token\) to protect it$/ },
+    { name: 'a body limit of 0 names the --max-body flag', args: () => ['--max-body', '0'], problem: /^plant-store-stub: --max-body: must be a whole number from 1 to 1073741824, got 0$/ },
+    { name: 'a delay above 60 s names the --delay flag', args: () => ['--delay', '60001'], problem: /^plant-store-stub: --delay: must be a whole number from 0 to 60000, got 60001$/ },
+    { name: 'an empty token names the --token flag', args: () => ['--token', ''], problem: /^plant-store-stub: --token: each token must be a non-empty string without spaces$/ },
+    { name: 'a negative seed says how to pass a value starting with a dash', args: () => ['--seed', '-1'], problem: /^plant-store-stub: Option '--seed' argument is ambiguous\. .*'--seed=-XYZ'\. \(see --help\)$/ },
+    { name: 'a non-loopback host without an admin token', args: () => ['--host', '0.0.0.0'], problem: /^plant-store-stub: --host: binding to 0\.0\.0\.0 exposes \/__admin to the network; set an admin token \(--admin-token\) to protect it$/ },
   ];
   it.concurrent.each(cases)('$name', async ({ args, problem }) => {
     const run = await runCli(['--port', '0', '--no-watch', '--quiet', ...args()]);

@@ -195,11 +195,19 @@ describe('journal filters', () => {
     expect(stub.requests(filter).map((entry) => entry.status)).toEqual(statuses);
   });
 
-  it('refuses a status filter that is not a whole number with a 400 problem', async () => {
-    const response = await request(`${stub.url}/__admin/requests?status=abc`);
+  it.each([
+    ['?status=abc', 'status must be a whole number'],
+    ['?status=', 'status must be a whole number'],
+    ['?status=1e2', 'status must be a whole number'],
+    ['?status=%20', 'status must be a whole number'],
+    ['?status=200&status=400', 'status must be given once'],
+    ['?method=GET&method=POST', 'method must be given once'],
+    ['?path=/plants&path=/nowhere', 'path must be given once'],
+  ])('refuses the filter %s with a 400 problem instead of ignoring it', async (query, detail) => {
+    const response = await request(`${stub.url}/__admin/requests${query}`);
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(response.json).toMatchObject({ status: 400, detail: 'status must be a whole number' });
+    expect(response.json).toMatchObject({ status: 400, detail });
   });
 
   it('DELETE /__admin/requests empties the journal and resets coverage', async () => {

@@ -124,20 +124,20 @@ const cases: Case[] = [
   {
     name: 'a method the path does not document is 405 with the path\'s Allow list',
     spec: '3.0', method: 'PUT', path: '/books', status: 405,
-    responseHeaders: { ...PROBLEM, allow: 'GET, POST' },
-    json: { type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: 'PUT is not allowed on /books; allowed: GET, POST' },
+    responseHeaders: { ...PROBLEM, allow: 'GET, HEAD, POST' },
+    json: { type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: 'PUT is not allowed on /books; allowed: GET, HEAD, POST' },
   },
   {
     name: 'the Allow list of a templated path names its own methods',
     spec: '3.0', method: 'PATCH', path: '/books/9', status: 405,
-    responseHeaders: { ...PROBLEM, allow: 'DELETE, GET' },
-    json: { type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: 'PATCH is not allowed on /books/9; allowed: DELETE, GET' },
+    responseHeaders: { ...PROBLEM, allow: 'DELETE, GET, HEAD' },
+    json: { type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: 'PATCH is not allowed on /books/9; allowed: DELETE, GET, HEAD' },
   },
   {
     name: 'the Allow list of the literal sibling names only its methods',
     spec: '3.0', method: 'POST', path: '/books/featured', status: 405,
-    responseHeaders: { allow: 'GET' },
-    json: { type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: 'POST is not allowed on /books/featured; allowed: GET' },
+    responseHeaders: { allow: 'GET, HEAD' },
+    json: { type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: 'POST is not allowed on /books/featured; allowed: GET, HEAD' },
   },
 
   // Parameters: path, query, header; the error is the operation's documented shape (default / 4XX).

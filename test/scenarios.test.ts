@@ -170,6 +170,23 @@ describe('scenario selection on POST /plants', () => {
     expect(response.text).toBe(JSON.stringify(shipped.scenarios['duplicate-id'].body));
   });
 
+  it('Prefer: code=400, example=unknown-tag answers that scenario, not the first 400 fixture', async () => {
+    const response = await createPlant(stub, { prefer: 'code=400, example=unknown-tag' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-mock-scenario')).toBe('unknown-tag');
+    expect(response.text).toBe(JSON.stringify(shipped.scenarios['unknown-tag'].body));
+  });
+
+  it('Prefer: code=200, example=duplicate-id (a 400 scenario) is a 422 problem listing the names for 200', async () => {
+    const response = await createPlant(stub, { prefer: 'code=200, example=duplicate-id' });
+    expect(response.status).toBe(422);
+    expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
+    expect(response.json).toEqual({
+      ...unprocessable('no example or scenario "duplicate-id" answers 200 for POST /plants; known for 200: slow-create'),
+      knownExamples: ['slow-create'],
+    });
+  });
+
   it('Prefer: example=<unknown> is a 422 problem listing the known names, never a 200', async () => {
     const response = await createPlant(stub, { prefer: 'example=no-such-example' });
     expect(response.status).toBe(422);
@@ -286,7 +303,7 @@ describe('X-Mock-Delay', () => {
     expect(response.headers.get('x-mock-scenario')).toBe('duplicate-id');
   });
 
-  it.each(['abc', '-1', '60001', '1.5', ''])('X-Mock-Delay: "%s" is a 422 problem', async (value) => {
+  it.each(['abc', '-1', '60001', '1.5', '', '1e3', '0x10', '+5'])('X-Mock-Delay: "%s" is a 422 problem', async (value) => {
     const response = await createPlant(stub, { 'x-mock-delay': value });
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
@@ -546,6 +563,25 @@ describe('hot reload', () => {
     await writeFile(fixture, original.replace('message: A plant with this id already exists', 'message: Edited again'));
     const again = '{"error":1001,"message":"Edited again"}';
     expect(await pollUntil(duplicate, (text) => text === again, PICKUP_MS)).toBe(again);
+  });
+
+  it('the sticky scenario survives a reload; when an edit removes it, it is cleared with a warning', async () => {
+    const { fixture, lines, stub } = await workspace();
+    const original = await readFile(fixture, 'utf8');
+    stub.useScenario('name-too-long');
+    const plain = () => createPlant(stub, {}, '{"id":1,"name":"Ficus"}').then((r) => `${r.status} ${r.headers.get('x-mock-scenario')}`);
+    expect(await plain()).toBe('400 name-too-long');
+
+    let before = lines.length;
+    await writeFile(fixture, original.replace('message: A plant with this id already exists', 'message: Edited'));
+    expect(await logged(lines, before, /^reloaded /)).toBe(true);
+    expect(await plain()).toBe('400 name-too-long');
+
+    before = lines.length;
+    await writeFile(fixture, original.replace('  name-too-long:', '  name-far-too-long:'));
+    expect(await logged(lines, before, /^reloaded /)).toBe(true);
+    expect(lines.slice(before)).toContain('warning: the sticky scenario "name-too-long" is no longer in the fixtures; it was cleared');
+    expect(await plain()).toBe('200 echo');
   });
 
   it('spec edits are served within seconds; a broken spec keeps the last good version serving', async () => {

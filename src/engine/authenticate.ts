@@ -2,6 +2,7 @@
 // compiled once into a check; a request passes when any alternative is fully met. Bearer tokens
 // are compared in constant time against the configured list, if there is one.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { fail, type Failure } from './failure.js';
 import type { StubRequest } from './types.js';
 
 export interface AuthFailure {
@@ -12,6 +13,13 @@ export interface AuthFailure {
 
 /** Returns null when the request is allowed. */
 export type SecurityCheck = (request: StubRequest, query: URLSearchParams) => AuthFailure | null;
+
+/** Stage 2 itself: the operation's check, as a 401 Failure with its challenge when it refuses. */
+export function authenticate(check: SecurityCheck, request: StubRequest, query: URLSearchParams): Failure | null {
+  const denied = check(request, query);
+  if (!denied) return null;
+  return fail(401, denied.message, { headers: denied.challenge ? { 'www-authenticate': denied.challenge } : {} });
+}
 
 type SchemeCheck = (request: StubRequest, query: URLSearchParams) => AuthFailure | null;
 
@@ -32,12 +40,17 @@ export function compileSecurity(
   requirements: Array<Record<string, unknown>> | undefined,
   schemes: Record<string, SecurityScheme>,
   tokens: readonly string[],
+  configError: (problem: string) => Error,
 ): SecurityCheck {
   // No requirement, or an empty alternative (`- {}`), means anonymous access is allowed.
   if (!requirements || requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0)) return ALLOW_ALL;
   const isAllowedToken = tokenMatcher(tokens);
   const alternatives = requirements.map((requirement) =>
-    Object.keys(requirement).map((name) => compileScheme(schemes[name], isAllowedToken)),
+    Object.keys(requirement).map((name) => {
+      // A requirement naming no scheme would silently become some guess at one: refuse to start.
+      if (!schemes[name]) throw configError(`"${name}" is not a security scheme of components.securitySchemes`);
+      return compileScheme(schemes[name], isAllowedToken);
+    }),
   );
   return (request, query) => {
     let firstFailure: AuthFailure | null = null;
@@ -89,10 +102,11 @@ function httpCheck(scheme: string, isAllowed: (credentials: string) => boolean):
 
 function apiKeyCheck(location: string, name: string): SchemeCheck {
   const lower = name.toLowerCase();
+  const cookie = new RegExp(`(?:^|;\\s*)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=[^;]`);
   return (request, query) => {
     const present =
       location === 'query' ? Boolean(query.get(name))
-      : location === 'cookie' ? new RegExp(`(?:^|;\\s*)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=[^;]`).test(String(request.headers.cookie ?? ''))
+      : location === 'cookie' ? cookie.test(String(request.headers.cookie ?? ''))
       : Boolean(request.headers[lower]);
     return present ? null : { challenge: null, message: `the API key "${name}" (${location}) is missing` };
   };

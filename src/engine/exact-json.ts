@@ -104,7 +104,10 @@ export function exactInteger(text: string): bigint | null {
 
 function keepInexactNumber(text: string): number | LosslessNumber {
   const number = Number(text);
-  return Number.isSafeInteger(number) || String(number) === text ? number : new LosslessNumber(text);
+  if (String(number) === text) return number;
+  // A safe integer is exact only when the text is that integer: `1e-400` and `0.99999999999999999999`
+  // also become safe integers (0, 1), and must keep their text to be refused as fractions.
+  return Number.isSafeInteger(number) && exactInteger(text) === BigInt(number) ? number : new LosslessNumber(text);
 }
 
 /** Refuses nesting deeper than MAX_JSON_DEPTH with one linear scan that skips strings. */
@@ -130,7 +133,7 @@ function describeSyntaxError(text: string, message: string): string {
   if (text.trim() === '') return 'invalid JSON: the body is empty';
   const at = /position (\d+)/.exec(message) ?? positionFromLossless(text);
   const reason = message.replace(/ in JSON at position \d+.*$/s, '').replace(/ at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)/, '')
-    .replace(/, (?:"[^]*"|\.\.\.[^]*) is not valid JSON$/, '');
+    .replace(/, (?:\.\.\.)?"[^]*"(?:\.\.\.)? is not valid JSON$/, ''); // V8 quotes the body, cut with `...` when long
   if (!at) return `invalid JSON: ${reason}`;
   const position = Number(at[1]);
   const before = text.slice(0, position);

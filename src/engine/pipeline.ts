@@ -3,7 +3,8 @@
 // compiled at start-up.
 import type { CompiledSpec } from '../spec/compile-operations.js';
 import { buildResponse } from './build-response.js';
-import { fail, failureResponse, isFailure } from './failure.js';
+import { authenticate } from './authenticate.js';
+import { failureResponse, isFailure } from './failure.js';
 import { readSelection } from './read-selection.js';
 import { route } from './route.js';
 import type { ScenarioTable } from './scenario.js';
@@ -33,11 +34,8 @@ export function handleRequest(state: EngineState, request: StubRequest): StubRes
   const query = request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery);
 
   // 2. Authenticate: the operation's security requirement.
-  const denied = operation.checkSecurity(request, query);
-  if (denied) {
-    const headers: Record<string, string> = denied.challenge ? { 'www-authenticate': denied.challenge } : {};
-    return failureResponse(fail(401, denied.message, { headers }), operation);
-  }
+  const denied = authenticate(operation.checkSecurity, request, query);
+  if (denied) return failureResponse(denied, operation);
 
   // 3. Validate: parameters and body, every violation at once.
   const body = validateRequest(operation, request, pathParams, query);

@@ -37,8 +37,9 @@ export function readSelection(request: StubRequest): Selection | Failure {
     else if (name === 'dynamic') selection.dynamic = value === 'true';
   }
   if (delay !== undefined) {
-    const ms = Number(delay.trim());
-    if (delay.trim() === '' || !Number.isInteger(ms) || ms < 0 || ms > MAX_DELAY_MS) {
+    // Digits only: Number() would also read `1e3`, `0x10` and `+5` as delays.
+    const ms = /^\d+$/.test(delay.trim()) ? Number(delay.trim()) : NaN;
+    if (Number.isNaN(ms) || ms > MAX_DELAY_MS) {
       return selectionError(`X-Mock-Delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}, got "${delay}"`);
     }
     selection.delayMs = ms;

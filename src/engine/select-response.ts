@@ -30,6 +30,9 @@ export function selectResponse(
     }
     return { kind: 'scenario', scenario, plan: planFor(operation, scenario.status) };
   }
+  // Both together (Prism's `Prefer: code=400, example=x`): the named answer for that status; never
+  // one of the two silently dropped.
+  if (selection.code !== null && selection.example !== null) return byStatusAndName(operation, scenarios, selection.code, selection.example);
   if (selection.code !== null) return byStatus(operation, scenarios, selection.code);
   if (selection.example !== null) return byExampleName(operation, scenarios, selection.example);
   const success = operation.success;
@@ -68,6 +71,20 @@ function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, S
   const first = plan.examples.keys().next();
   if (!first.done) return { kind: 'example', plan, status, name: first.value };
   return { kind: 'generated', plan, status };
+}
+
+/** Prefer: code=N, example=NAME -> that status's example of that name, else a scenario of that name and status. */
+function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number, name: string): Choice | Failure {
+  const plan = planFor(operation, status);
+  if (!plan) return byStatus(operation, scenarios, status); // its failure lists the documented statuses
+  if (plan.examples.has(name)) return { kind: 'example', plan, status, name };
+  const scenario = scenarios?.get(name);
+  if (scenario && scenario.status === status) return { kind: 'scenario', scenario, plan };
+  const known = [...plan.examples.keys(), ...[...(scenarios?.values() ?? [])].filter((s) => s.status === status).map((s) => s.name)];
+  return fail(SELECTION_ERROR, `no example or scenario "${name}" answers ${status} for ${operation.key}; known for ${status}: ${known.join(', ') || 'none'}`, {
+    fromStub: true,
+    extra: { knownExamples: known },
+  });
 }
 
 /** Prefer: example=NAME -> a named example of any documented response, else a scenario of that name. */

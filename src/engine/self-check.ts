@@ -14,7 +14,7 @@ export function selfCheck(response: BuiltResponse, operationKey: string): string
     if (response.body === undefined) problems.push('/: the documented response body is missing');
     else {
       const { value, rawNumbers } = response.exact ? toPlain(response.body) : { value: response.body, rawNumbers: undefined };
-      problems.push(...plan.validateBody(value, rawNumbers));
+      for (const problem of plan.validateBody(value, rawNumbers)) problems.push(problem);
     }
   }
   for (const header of plan.headers) {
@@ -22,7 +22,7 @@ export function selfCheck(response: BuiltResponse, operationKey: string): string
     if (value === undefined) {
       if (header.required) problems.push(`/headers/${header.name}: is required`);
     } else if (header.validate) {
-      problems.push(...header.validate(value));
+      for (const problem of header.validate(value)) problems.push(problem);
     }
   }
   return problems;

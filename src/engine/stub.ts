@@ -143,10 +143,13 @@ async function loadState(options: ResolvedOptions, log: (line: string) => void, 
   const fixtures = await loadFixtures(options.fixtures, compiled);
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);
   const sticky = previous?.sticky ?? null;
+  const keepSticky = sticky !== null && [...fixtures.scenarios.values()].some((s) => s.has(sticky));
+  // A client relying on the sticky scenario suddenly gets the default answer: say why.
+  if (sticky !== null && !keepSticky) log(`warning: the sticky scenario "${sticky}" is no longer in the fixtures; it was cleared`);
   return {
     compiled,
     scenarios: fixtures.scenarios,
-    sticky: sticky !== null && [...fixtures.scenarios.values()].some((s) => s.has(sticky)) ? sticky : null,
+    sticky: keepSticky ? sticky : null,
     defaultDelayMs: options.delayMs,
   };
 }

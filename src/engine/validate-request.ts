@@ -54,7 +54,7 @@ function readBody(required: boolean, media: MediaPlan[], request: StubRequest, v
     violations.push(`/: ${error.message}`);
     return null;
   }
-  if (plan.validate) violations.push(...plan.validate(parsed.value, parsed.rawNumbers));
+  if (plan.validate) for (const violation of plan.validate(parsed.value, parsed.rawNumbers)) violations.push(violation);
   return parsed;
 }
 

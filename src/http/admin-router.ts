@@ -14,9 +14,14 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
   if (adminToken !== undefined) router.use(requireToken(adminToken));
 
   router.get('/requests', (req, res) => {
-    const status = req.query.status === undefined ? undefined : Number(req.query.status);
-    if (status !== undefined && !Number.isInteger(status)) return sendProblem(res, 400, 'status must be a whole number');
-    const requests = stub.requests({ method: text(req.query.method), path: text(req.query.path), status });
+    // A filter that cannot be applied is refused, never silently dropped (`?method=GET&method=POST`
+    // would otherwise list everything, `?status=` nothing).
+    for (const name of ['method', 'path', 'status']) {
+      if (typeof req.query[name] === 'object') return sendProblem(res, 400, `${name} must be given once`);
+    }
+    const status = req.query.status === undefined ? undefined : String(req.query.status);
+    if (status !== undefined && !/^\d+$/.test(status)) return sendProblem(res, 400, 'status must be a whole number');
+    const requests = stub.requests({ method: text(req.query.method), path: text(req.query.path), status: status === undefined ? undefined : Number(status) });
     // Journaled bodies keep their exact numbers (an int64 id above 2^53 stays as sent).
     res.type('application/json').send(stringifyExact({ requests }, true));
   });

@@ -21,7 +21,7 @@ const EMPTY = Buffer.alloc(0);
 export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerResponse, settings: ServeSettings): void {
   const started = performance.now();
   if (settings.cors && isPreflight(req)) return answerPreflight(req, res);
-  const url = req.url ?? '/';
+  const url = originForm(req.url ?? '/');
   const queryAt = url.indexOf('?');
   const request: StubRequest = {
     method: req.method ?? 'GET',
@@ -143,6 +143,18 @@ function injectFault(response: StubResponse, res: ServerResponse, req: IncomingM
       res.end(response.body.slice(0, Math.max(1, response.body.length - 1)) + ',');
       return;
   }
+}
+
+/**
+ * `http://host/plants?x` -> `/plants?x`. Clients that reach the stub through a proxy setting send the
+ * absolute form, which servers must accept (RFC 9112 §3.2.2); routing needs only the path.
+ */
+export function originForm(url: string): string {
+  if (url.startsWith('/')) return url;
+  const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  if (!match) return url;
+  const rest = url.slice(match[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
 function bodyFromParser(body: unknown): Buffer {

@@ -10,7 +10,7 @@ import { Stub } from '../engine/stub.js';
 import type { CoverageReport } from '../observe/coverage.js';
 import type { JournalEntry, JournalFilter } from '../observe/journal.js';
 import { InFlight } from './in-flight.js';
-import { serveRequest, type ServeSettings } from './serve-request.js';
+import { originForm, serveRequest, type ServeSettings } from './serve-request.js';
 import { handleClientError } from './client-error.js';
 
 export interface RunningStub {
@@ -47,7 +47,8 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
   const admin = () => (adminApp ??= import('./express-app.js').then((m) => m.buildApp(stub, resolved, inFlight)));
   const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
-    if (req.url?.startsWith('/__admin')) void admin().then((app) => app(req, res));
+    req.url = originForm(req.url ?? '/'); // an absolute-form target reaches /__admin too
+    if (req.url.startsWith('/__admin')) void admin().then((app) => app(req, res));
     else serveRequest(stub, req, res, settings);
   });
   server.on('clientError', handleClientError);

@@ -1,6 +1,7 @@
 // Coverage: for every operation, which documented statuses and which scenarios a request has
 // exercised since the last reset, so a CI job can show the error paths its client never tried.
 import type { CompiledOperation } from '../spec/compile-operations.js';
+import { documentedResponse } from '../spec/documented-response.js';
 import type { ScenarioTable } from '../engine/scenario.js';
 import type { StubResponse } from '../engine/types.js';
 
@@ -23,7 +24,7 @@ export class Coverage {
   record(operation: CompiledOperation | undefined, response: StubResponse): void {
     if (!operation || response.fromStub) return;
     // An injected fault never delivered its status; the scenario that scripted it was exercised.
-    const key = response.fault ? null : documentedKey(operation, response.status);
+    const key = response.fault ? null : (documentedResponse(operation.responses, response.status)?.key ?? null);
     if (key) bump(this.statusHits, operation.key, key);
     if (response.scenario !== null) bump(this.scenarioHits, operation.key, response.scenario);
   }
@@ -56,15 +57,6 @@ export class Coverage {
     }));
     return { operations: rows, summary: { exercised, total, ratio: total === 0 ? 1 : Math.round((exercised / total) * 1000) / 1000 } };
   }
-}
-
-/** The documented response key a status counts for: exact, then `NXX`, then `default`. */
-function documentedKey(operation: CompiledOperation, status: number): string | null {
-  const exact = String(status);
-  if (operation.responses.has(exact)) return exact;
-  const range = `${Math.floor(status / 100)}XX`;
-  if (operation.responses.has(range)) return range;
-  return operation.responses.has('default') ? 'default' : null;
 }
 
 function bump(table: Map<string, Map<string, number>>, operation: string, key: string): void {

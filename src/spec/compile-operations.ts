@@ -8,9 +8,10 @@ import type { LoadedSpec } from './load-spec.js';
 import { RouteTable } from './route-table.js';
 import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
 import { isSchema, type Schema } from './schema-view.js';
-import { compileErrorRenderer, problem, type ErrorRenderer } from './error-renderer.js';
+import { compileErrorRenderer, type ErrorRenderer } from './error-renderer.js';
 import { escapePointer } from '../engine/exact-json.js';
 import { ConfigError } from '../config/config-error.js';
+import { normaliseResponseKey } from './documented-response.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -37,7 +38,7 @@ export interface HeaderPlan {
 export interface ResponsePlan {
   /** As documented: `200`, `4XX` or `default`. */
   key: string;
-  /** The status sent when this response is chosen (`4XX` -> 400, `default` -> 200 if no 2xx, else 500 is never sent: see statusFor). */
+  /** The status sent when this response is chosen: its code, `4XX` -> 400, `default` -> 200. */
   status: number;
   contentType: string | null;
   schemaPointer: string | null;
@@ -74,8 +75,6 @@ export interface CompiledSpec {
   operations: CompiledOperation[];
   byKey: Map<string, CompiledOperation>;
   routes: RouteTable<CompiledOperation>;
-  compiler: SchemaCompiler;
-  generator: DataGenerator;
 }
 
 export interface CompileOptions {
@@ -96,8 +95,11 @@ export function compileSpec(spec: LoadedSpec, options: CompileOptions): Compiled
       if (!isSchema(pathItem.value[method])) continue;
       const pointer = `${pathItem.pointer}/${method}`;
       const operation = pathItem.value[method] as Schema;
+      const key = `${method.toUpperCase()} ${path}`;
+      const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'));
+      checkExamples(spec.file, responses);
       const compiled: CompiledOperation = {
-        key: `${method.toUpperCase()} ${path}`,
+        key,
         method: method.toUpperCase(),
         path,
         operationId: typeof operation.operationId === 'string' ? operation.operationId : null,
@@ -106,26 +108,21 @@ export function compileSpec(spec: LoadedSpec, options: CompileOptions): Compiled
           (operation.security ?? spec.document.security) as Array<Record<string, unknown>> | undefined,
           schemes,
           options.tokens,
+          (problem) => new ConfigError(spec.file, `${operation.security ? pointer : ''}/security: ${problem}`),
         ),
         validateParameters: compileParameters(spec, compiler, pathItem, pointer, operation),
         body: compileBody(spec, compiler, operation.requestBody, `${pointer}/requestBody`),
-        responses: new Map(),
-        success: null,
-        renderError: (status, message, violations) => problem(status, message, violations),
-        generate: (schemaPointer, key) => generator.generate(schemaPointer, key),
+        responses,
+        success: pickSuccess(responses),
+        renderError: compileErrorRenderer(spec, responses, (p) => generator.generate(p, 'error')),
+        generate: (schemaPointer, requestKey) => generator.generate(schemaPointer, requestKey),
       };
-      for (const [status, response] of Object.entries(isSchema(operation.responses) ? operation.responses : {})) {
-        compiled.responses.set(status, compileResponse(spec, compiler, status, response, `${pointer}/responses/${escapePointer(status)}`, (p) => generator.generate(p, 'header')));
-      }
-      checkExamples(spec.file, compiled);
-      compiled.success = pickSuccess(compiled.responses);
-      compiled.renderError = compileErrorRenderer(spec, compiled.responses, (p) => generator.generate(p, 'error'));
       operations.push(compiled);
       routes.add(compiled.method, path, compiled);
     }
   }
   const byKey = new Map(operations.map((operation) => [operation.key, operation]));
-  return { spec, title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, compiler, generator };
+  return { spec, title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes };
 }
 
 /** Follows a `$ref` (of a path item, parameter, body or response) and keeps the target's pointer. */
@@ -190,7 +187,7 @@ function compileParameters(
         const value = location === 'path' ? pathParams[name] : location === 'query' ? queryValue(query, name) : headers[name.toLowerCase()];
         if (value !== undefined) values[name] = value;
       }
-      violations.push(...validate(values));
+      for (const violation of validate(values)) violations.push(violation);
     }
     return violations;
   };
@@ -272,9 +269,24 @@ function collectExamples(spec: LoadedSpec, media: Schema | null): Map<string, un
   return examples;
 }
 
+function compileResponses(
+  spec: LoadedSpec,
+  compiler: SchemaCompiler,
+  raw: unknown,
+  pointer: string,
+  generate: (pointer: string) => unknown,
+): Map<string, ResponsePlan> {
+  const responses = new Map<string, ResponsePlan>();
+  for (const [status, response] of Object.entries(isSchema(raw) ? raw : {})) {
+    const key = normaliseResponseKey(status);
+    responses.set(key, compileResponse(spec, compiler, key, response, `${pointer}/${escapePointer(status)}`, generate));
+  }
+  return responses;
+}
+
 /** A documented example that its own schema rejects would be served as is: refuse to start instead. */
-function checkExamples(file: string, operation: CompiledOperation): void {
-  for (const plan of operation.responses.values()) {
+function checkExamples(file: string, responses: Map<string, ResponsePlan>): void {
+  for (const plan of responses.values()) {
     if (!plan.validateBody) continue;
     for (const [name, example] of plan.examples) {
       const violations = plan.validateBody(example);
@@ -293,7 +305,7 @@ function pickSuccess(responses: Map<string, ResponsePlan>): ResponsePlan | null 
 /** `200` -> 200, `4XX` -> 400, `default` -> 200 (it stands in for whatever the API answers). */
 function statusFor(key: string): number {
   if (/^[1-5]\d\d$/.test(key)) return Number(key);
-  if (/^[1-5]XX$/i.test(key)) return Number(key[0]) * 100;
+  if (/^[1-5]XX$/.test(key)) return Number(key[0]) * 100;
   return 200;
 }
 

@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { LoadedSpec } from './load-spec.js';
 import type { ResponsePlan } from './compile-operations.js';
 import { deref, objectView, schemaTypes } from './schema-view.js';
+import { documentedResponse } from './documented-response.js';
 
 export interface RenderedError {
   contentType: string;
@@ -26,7 +27,7 @@ export function compileErrorRenderer(
 ): ErrorRenderer {
   const cache = new Map<number, { plan: ResponsePlan; template: Template } | null>();
   const templateFor = (status: number) => {
-    if (!cache.has(status)) cache.set(status, compileTemplate(spec, documentedFor(responses, status), generate));
+    if (!cache.has(status)) cache.set(status, compileTemplate(spec, documentedFor(responses, status), status, generate));
     return cache.get(status)!;
   };
   // The statuses the stub itself answers with are compiled now, not on the first failing request.
@@ -45,19 +46,15 @@ export function problem(status: number, detail: string, violations: string[] = [
   return { contentType: 'application/problem+json', body };
 }
 
+/** The documented shape for a status; a 4xx the API does not document borrows its 400 shape. */
 function documentedFor(responses: Map<string, ResponsePlan>, status: number): ResponsePlan | null {
-  return (
-    responses.get(String(status)) ??
-    responses.get(`${Math.floor(status / 100)}XX`) ??
-    responses.get('default') ??
-    (status !== 400 && status >= 400 && status < 500 ? (responses.get('400') ?? responses.get('4XX')) : undefined) ??
-    null
-  );
+  return documentedResponse(responses, status) ?? (status > 400 && status < 500 ? documentedResponse(responses, 400) : null);
 }
 
 function compileTemplate(
   spec: LoadedSpec,
   plan: ResponsePlan | null,
+  status: number,
   generate: (schemaPointer: string) => unknown,
 ): { plan: ResponsePlan; template: Template } | null {
   if (!plan?.schemaPointer || !plan.validateBody) return null;
@@ -70,9 +67,9 @@ function compileTemplate(
   // A shape with no place for the text would lose the violations: problem+json says more.
   if (!compiled?.carriesMessage) return null;
   const { template } = compiled;
-  // Only a shape that holds for a typical error may be used; otherwise problem+json it is.
-  const ok = [400, 401].every((status) => plan.validateBody!(template(status, 'x')).length === 0);
-  return ok ? { plan, template } : null;
+  // Only a shape that holds for this status may be used (a status field may be an enum of some
+  // codes only); otherwise problem+json it is.
+  return plan.validateBody(template(status, 'x')).length === 0 ? { plan, template } : null;
 }
 
 /**

@@ -51,7 +51,8 @@ export class RouteTable<T> {
     if (params.length === 0) this.literalPaths.set(template, node);
     node.methods.set(method, operation);
     node.params.set(method, params);
-    node.allow = [...node.methods.keys()].sort();
+    // HEAD is served wherever GET is (see matchMethod), so Allow names it too (RFC 9110 §10.2.1).
+    node.allow = [...new Set([...node.methods.keys(), ...(node.methods.has('GET') ? ['HEAD'] : [])])].sort();
   }
 
   /** Finds the operation for a method and a still percent-encoded path. */

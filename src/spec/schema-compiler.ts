@@ -65,7 +65,7 @@ export function createSchemaCompiler(spec: LoadedSpec): SchemaCompiler {
 
   const wrap = (validate: AnyValidate, prefix: string): Validator => (value, rawNumbers = NO_RAW_NUMBERS) => {
     if (validate.call({ rawNumbers }, value)) return [];
-    return unique((validate.errors ?? []).map((error) => describeViolation(error, prefix)));
+    return capped(unique((validate.errors ?? []).map((error) => describeViolation(error, prefix))));
   };
   return {
     compile: (pointer, prefix = '') => {
@@ -213,6 +213,19 @@ const exactIntegerKeyword: KeywordDefinition = {
     return true;
   },
 };
+
+/**
+ * A body of 200,000 wrong array items has as many violations; a client needs the first ones and
+ * the count, and the message, journal and log stay small.
+ */
+export const MAX_VIOLATIONS = 100;
+
+function capped(violations: string[]): string[] {
+  if (violations.length <= MAX_VIOLATIONS) return violations;
+  const shown = violations.slice(0, MAX_VIOLATIONS);
+  shown.push(`…and ${violations.length - MAX_VIOLATIONS} more violations`);
+  return shown;
+}
 
 function unique(items: string[]): string[] {
   return items.length < 2 ? items : [...new Set(items)];

@@ -13,8 +13,10 @@ function request(headers: Record<string, string>): StubRequest {
   return { method: 'GET', path: '/', rawQuery: '', headers, body: Buffer.alloc(0) };
 }
 
+const refuse = (problem: string) => new Error(problem);
+
 describe('compileSecurity', () => {
-  const bearer = compileSecurity([{ bearerAuth: [] }], schemes, []);
+  const bearer = compileSecurity([{ bearerAuth: [] }], schemes, [], refuse);
   const q = new URLSearchParams();
 
   it.each([
@@ -33,27 +35,33 @@ describe('compileSecurity', () => {
   });
 
   it('accepts only configured tokens when given a list', () => {
-    const limited = compileSecurity([{ bearerAuth: [] }], schemes, ['alpha', 'beta']);
+    const limited = compileSecurity([{ bearerAuth: [] }], schemes, ['alpha', 'beta'], refuse);
     expect(limited(request({ authorization: 'Bearer beta' }), q)).toBeNull();
     expect(limited(request({ authorization: 'Bearer gamma' }), q)?.message).toBe('the Bearer token is not accepted');
     expect(limited(request({ authorization: 'Bearer alph' }), q)?.message).toBe('the Bearer token is not accepted');
   });
 
   it('passes when any alternative is met, and an empty requirement means anonymous access', () => {
-    const either = compileSecurity([{ bearerAuth: [] }, { apiKey: [] }], schemes, []);
+    const either = compileSecurity([{ bearerAuth: [] }, { apiKey: [] }], schemes, [], refuse);
     expect(either(request({ 'x-api-key': 'k' }), q)).toBeNull();
     expect(either(request({}), q)?.challenge).toBe('Bearer');
-    const optional = compileSecurity([{ bearerAuth: [] }, {}], schemes, []);
+    const optional = compileSecurity([{ bearerAuth: [] }, {}], schemes, [], refuse);
     expect(optional(request({}), q)).toBeNull();
-    expect(compileSecurity(undefined, schemes, [])(request({}), q)).toBeNull();
+    expect(compileSecurity(undefined, schemes, [], refuse)(request({}), q)).toBeNull();
   });
 
   it('checks API keys in the query and Basic credentials', () => {
-    const query = compileSecurity([{ queryKey: [] }], schemes, []);
+    const query = compileSecurity([{ queryKey: [] }], schemes, [], refuse);
     expect(query(request({}), new URLSearchParams('key=1'))).toBeNull();
     expect(query(request({}), q)).toEqual({ challenge: null, message: 'the API key "key" (query) is missing' });
-    const basic = compileSecurity([{ basicAuth: [] }], schemes, []);
+    const basic = compileSecurity([{ basicAuth: [] }], schemes, [], refuse);
     expect(basic(request({ authorization: 'Basic dTpw' }), q)).toBeNull();
     expect(basic(request({ authorization: 'Bearer x' }), q)?.challenge).toBe('Basic');
+  });
+
+  it('refuses at start-up a requirement that names no security scheme', () => {
+    expect(() => compileSecurity([{ bearerAuth: [], nowhere: [] }], schemes, [], refuse)).toThrowError(
+      '"nowhere" is not a security scheme of components.securitySchemes',
+    );
   });
 });

@@ -17,7 +17,7 @@ describe('RouteTable', () => {
     ['HEAD', '/plants/1', { kind: 'operation', operation: 'read', pathParams: { id: '1' } }],
     ['GET', '/files/report.pdf', { kind: 'operation', operation: 'file', pathParams: { name: 'report', ext: 'pdf' } }],
     ['GET', '/plants', { kind: 'method-not-allowed', allow: ['POST'] }],
-    ['PUT', '/plants/1', { kind: 'method-not-allowed', allow: ['DELETE', 'GET'] }],
+    ['PUT', '/plants/1', { kind: 'method-not-allowed', allow: ['DELETE', 'GET', 'HEAD'] }],
     ['POST', '/plants/', { kind: 'not-found' }],
     ['POST', '/trees', { kind: 'not-found' }],
     ['GET', '/plants/%zz', { kind: 'bad-path', reason: 'the path holds an invalid percent-encoding' }],

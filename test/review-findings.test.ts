@@ -1,0 +1,48 @@
+// Findings of the acceptance review that fit no other table: request targets in absolute form
+// (RFC 9112 §3.2.2), which clients behind a proxy setting send, are served like origin-form ones.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStub, type RunningStub } from '../src/index.js';
+
+let stub: RunningStub;
+beforeAll(async () => {
+  stub = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtures', port: 0, watch: false });
+});
+afterAll(async () => {
+  await stub?.close();
+});
+
+/** Sends one raw HTTP/1.1 request with `Connection: close` and resolves with status line, headers and body. */
+function raw(text: string): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(stub.port, '127.0.0.1', () => socket.end(text));
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', reject);
+    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer within 5 s')));
+    socket.on('close', () => {
+      const [head, body = ''] = received.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body });
+    });
+  });
+}
+
+const PLANT = '{"id":1,"name":"Fern"}';
+const post = (target: string, extra = '') =>
+  `POST ${target} HTTP/1.1\r\nHost: stub\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\n${extra}Content-Length: ${PLANT.length}\r\nConnection: close\r\n\r\n${PLANT}`;
+
+describe('absolute-form request targets', () => {
+  it.each([
+    { name: 'POST http://host/plants is the plant echo', request: () => post(`http://127.0.0.1:${stub.port}/plants`), status: 200, header: 'x-mock-scenario: echo', body: '{"name":"Fern"}' },
+    { name: 'a query string after the absolute path is ignored for routing', request: () => post('http://stub/plants?page=2'), status: 200, header: 'x-mock-scenario: echo', body: '{"name":"Fern"}' },
+    { name: 'a scenario is served through an absolute-form target', request: () => post('http://stub/plants', 'X-Mock-Scenario: duplicate-id\r\n'), status: 400, header: 'x-mock-scenario: duplicate-id', body: '{"error":1001,"message":"A plant with this id already exists"}' },
+    { name: 'an absolute-form path the spec lacks is a 404 naming the path only', request: () => post('http://stub/trees'), status: 404, header: 'content-type: application/problem+json', body: '{"type":"about:blank","title":"Not Found","status":404,"detail":"no operation of the spec matches POST /trees"}' },
+    { name: 'GET http://host/__admin/health reaches the admin API', request: () => 'GET http://stub/__admin/health HTTP/1.1\r\nHost: stub\r\nConnection: close\r\n\r\n', status: 200, header: 'content-type: application/json', body: '{"status":"ok","spec":"OpenAPI Plant Store","operations":1}' },
+  ])('$name', async ({ request, status, header, body }) => {
+    const answer = await raw(request());
+    expect(answer.status).toBe(status);
+    expect(answer.headers).toContain(header);
+    expect(answer.body).toBe(body);
+  });
+});
