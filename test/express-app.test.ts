@@ -74,6 +74,9 @@ describe('the stub mounted after a body parser the user already has', () => {
       expect([ok.status, ok.json]).toEqual([200, { name: 'Ivy' }]);
       const bad = await request(`${url}/plants`, { method: 'POST', headers: JSON_HEADERS, body: '{"id":2.5,"name":"Ivy"}' });
       expect([bad.status, bad.json]).toEqual([400, { error: 400, message: '/id: must be an integer' }]);
+      // `{}` is a body, not the absence of one: its violations, not "a request body is required".
+      const empty = await request(`${url}/plants`, { method: 'POST', headers: JSON_HEADERS, body: '{}' });
+      expect([empty.status, empty.json]).toEqual([400, { error: 400, message: '/name: is required; /id: is required' }]);
     } finally {
       server.close();
       stubApp.stub.close();

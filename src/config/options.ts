@@ -46,7 +46,10 @@ export const DEFAULTS = {
   port: 4010,
   host: '127.0.0.1',
   maxBodyBytes: 1024 * 1024,
+  delayMs: 0,
   journalLimit: 1000,
+  watch: true,
+  cors: true,
 } as const;
 
 export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
@@ -58,13 +61,13 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     tokens: options.tokens ?? [],
     seed: options.seed,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
-    delayMs: options.delayMs ?? 0,
+    delayMs: options.delayMs ?? DEFAULTS.delayMs,
     log: options.log === true ? (line) => process.stdout.write(line + '\n') : typeof options.log === 'function' ? options.log : null,
     journalLimit: options.journalLimit ?? DEFAULTS.journalLimit,
-    watch: options.watch ?? true,
+    watch: options.watch ?? DEFAULTS.watch,
     adminToken: options.adminToken,
     coverageOut: options.coverageOut,
-    cors: options.cors ?? true,
+    cors: options.cors ?? DEFAULTS.cors,
   };
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);

@@ -3,6 +3,7 @@
 // a scenario serves its fixture. Numbers keep their exact text on the way out.
 import type { CompiledOperation, ResponsePlan } from '../spec/compile-operations.js';
 import type { Choice } from './select-response.js';
+import { headerSafe } from '../spec/header-value.js';
 import type { ExactJson, StubRequest } from './types.js';
 
 export interface BuiltResponse {
@@ -14,6 +15,8 @@ export interface BuiltResponse {
   exact: boolean;
   label: string;
   plan: ResponsePlan | null;
+  /** The body is a fixture's or a documented example's, already checked against the spec at start-up. */
+  checkedAtStartUp: boolean;
 }
 
 export function buildResponse(operation: CompiledOperation, choice: Choice, request: StubRequest, body: ExactJson | null): BuiltResponse {
@@ -23,15 +26,16 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
       return {
         status: scenario.status,
         contentType: scenario.headers['content-type'] ?? plan?.contentType ?? 'application/json',
-        headers: plan ? { ...documentedHeaders(plan), ...scenario.headers } : scenario.headers,
+        headers: plan ? { ...plan.sampleHeaders, ...scenario.headers } : scenario.headers,
         body: scenario.body,
         exact: false,
         label: scenario.name,
         plan,
+        checkedAtStartUp: true,
       };
     }
     case 'example':
-      return built(choice.plan, choice.status, choice.plan.examples.get(choice.name), `example:${choice.name}`);
+      return { ...built(choice.plan, choice.status, choice.plan.examples.get(choice.name), `example:${headerSafe(choice.name)}`), checkedAtStartUp: true };
     case 'generated':
       return built(choice.plan, choice.status, generated(operation, choice.plan, request), 'generated');
     case 'echo': {
@@ -58,7 +62,7 @@ export function echoReplacement(operation: CompiledOperation, echo: BuiltRespons
   const example = plan.examples.entries().next();
   return example.done
     ? { ...echo, body: generated(operation, plan, request), exact: false, label: 'generated' }
-    : { ...echo, body: example.value[1], exact: false, label: `example:${example.value[0]}` };
+    : { ...echo, body: example.value[1], exact: false, label: `example:${headerSafe(example.value[0])}`, checkedAtStartUp: true };
 }
 
 function generated(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
@@ -69,15 +73,5 @@ function generated(operation: CompiledOperation, plan: ResponsePlan, request: St
 }
 
 function built(plan: ResponsePlan, status: number, body: unknown, label: string): BuiltResponse {
-  return { status, contentType: plan.contentType, headers: documentedHeaders(plan), body, exact: false, label, plan };
-}
-
-const NO_HEADERS: Record<string, string> = {};
-
-/** The response headers the spec documents, with their sample values (compiled at start-up). */
-function documentedHeaders(plan: ResponsePlan): Record<string, string> {
-  if (plan.headers.length === 0) return NO_HEADERS;
-  const headers: Record<string, string> = {};
-  for (const header of plan.headers) if (header.sample !== null) headers[header.name] = header.sample;
-  return headers;
+  return { status, contentType: plan.contentType, headers: plan.sampleHeaders, body, exact: false, label, plan, checkedAtStartUp: false };
 }

@@ -69,11 +69,6 @@ export function stringifyExact(value: unknown, hasRawNumbers: boolean): string {
   return stringifyLossless(value) ?? 'null';
 }
 
-/** Wraps a raw number text so that serialization writes it verbatim. */
-export function rawNumber(text: string): LosslessNumber {
-  return new LosslessNumber(text);
-}
-
 export function escapePointer(key: string): string {
   return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 }

@@ -24,7 +24,7 @@ export interface Failure {
  * problem+json 400 would break that contract (Prism's proxy flags it); 422 says the request was
  * understood but the stub cannot act on its instructions.
  */
-export const SELECTION_ERROR = 422;
+export const SELECTION_ERROR_STATUS = 422;
 
 export function fail(status: number, message: string, options: Partial<Omit<Failure, 'failure' | 'status' | 'message'>> = {}): Failure {
   return { failure: true, status, message, violations: options.violations ?? [], ...options };

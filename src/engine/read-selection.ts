@@ -1,6 +1,6 @@
 // Reads the headers a client uses to steer the stub (X-Mock-Scenario, Prefer, X-Mock-Delay,
 // X-Mock-Fault) into one plain value, so the selection stage never touches raw headers.
-import { fail, SELECTION_ERROR, type Failure } from './failure.js';
+import { fail, SELECTION_ERROR_STATUS, type Failure } from './failure.js';
 import type { StubRequest, StubResponse } from './types.js';
 
 export const MAX_DELAY_MS = 60_000;
@@ -28,7 +28,9 @@ export function readSelection(request: StubRequest): Selection | Failure {
   const fault = single(headers['x-mock-fault']);
   if (scenario === undefined && prefer === undefined && delay === undefined && fault === undefined) return NONE;
 
-  const selection: Selection = { ...NONE, scenario: scenario?.trim() || null };
+  // A header that is there but blank is a mistake to report, not a request for the default answer.
+  if (scenario !== undefined && scenario.trim() === '') return selectionError('X-Mock-Scenario is empty; name a scenario (GET /__admin/scenarios lists them)');
+  const selection: Selection = { ...NONE, scenario: scenario?.trim() ?? null };
   for (const [name, value] of preferences(prefer)) {
     if (name === 'code') {
       if (!/^[1-5]\d\d$/.test(value)) return selectionError(`Prefer: code=${value} is not an HTTP status code`);
@@ -56,10 +58,9 @@ export function readSelection(request: StubRequest): Selection | Failure {
 function* preferences(header: string | string[] | undefined): Generator<[string, string]> {
   if (header === undefined) return;
   for (const line of Array.isArray(header) ? header : [header]) {
-    for (const part of line.split(/[,;]/)) {
-      const eq = part.indexOf('=');
-      if (eq === -1) continue;
-      yield [part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1')];
+    // name=token or name="quoted string"; a comma or semicolon inside quotes belongs to the value.
+    for (const [, name, quoted, token] of line.matchAll(/([^\s=,;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,;]*))/g)) {
+      yield [name.toLowerCase(), quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : token.trim()];
     }
   }
 }
@@ -69,5 +70,5 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 function selectionError(message: string): Failure {
-  return fail(SELECTION_ERROR, message, { fromStub: true });
+  return fail(SELECTION_ERROR_STATUS, message, { fromStub: true });
 }

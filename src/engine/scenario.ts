@@ -16,5 +16,3 @@ export interface Scenario {
 
 /** Operation key -> scenario name -> scenario. */
 export type ScenarioTable = ReadonlyMap<string, ReadonlyMap<string, Scenario>>;
-
-export const NO_SCENARIOS: ScenarioTable = new Map();

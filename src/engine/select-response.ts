@@ -2,7 +2,8 @@
 // dynamic), the sticky scenario set through /__admin, then the default: the documented success
 // response, echoing the request where it has a body.
 import type { CompiledOperation, ResponsePlan } from '../spec/compile-operations.js';
-import { fail, SELECTION_ERROR, type Failure } from './failure.js';
+import { fail, SELECTION_ERROR_STATUS, type Failure } from './failure.js';
+import { documentedResponse } from '../spec/documented-response.js';
 import type { Selection } from './read-selection.js';
 import type { Scenario } from './scenario.js';
 
@@ -23,12 +24,12 @@ export function selectResponse(
     const scenario = scenarios?.get(selection.scenario);
     if (!scenario) {
       const known = [...(scenarios?.keys() ?? [])];
-      return fail(SELECTION_ERROR, `unknown scenario "${selection.scenario}" for ${operation.key}; known scenarios: ${known.join(', ') || 'none'}`, {
+      return fail(SELECTION_ERROR_STATUS, `unknown scenario "${selection.scenario}" for ${operation.key}; known scenarios: ${known.join(', ') || 'none'}`, {
         fromStub: true,
         extra: { knownScenarios: known },
       });
     }
-    return { kind: 'scenario', scenario, plan: planFor(operation, scenario.status) };
+    return { kind: 'scenario', scenario, plan: documentedResponse(operation.responses, scenario.status) };
   }
   // Both together (Prism's `Prefer: code=400, example=x`): the named answer for that status; never
   // one of the two silently dropped.
@@ -41,7 +42,7 @@ export function selectResponse(
     return { kind: 'generated', plan: success, status: success.status };
   }
   const stickyScenario = sticky === null ? undefined : scenarios?.get(sticky);
-  if (stickyScenario) return { kind: 'scenario', scenario: stickyScenario, plan: planFor(operation, stickyScenario.status) };
+  if (stickyScenario) return { kind: 'scenario', scenario: stickyScenario, plan: documentedResponse(operation.responses, stickyScenario.status) };
   if (!success) return noSuccess(operation);
   return defaultChoice(success, hasJsonBody);
 }
@@ -55,10 +56,10 @@ function defaultChoice(plan: ResponsePlan, hasJsonBody: boolean): Choice {
 
 /** Prefer: code=N -> a fixture with that status, else the documented response's example, else generated. */
 function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number): Choice | Failure {
-  const plan = planFor(operation, status);
+  const plan = documentedResponse(operation.responses, status);
   if (!plan) {
     const documented = [...operation.responses.keys()];
-    return fail(SELECTION_ERROR, `Prefer: code=${status} is not documented for ${operation.key}; documented statuses: ${documented.join(', ')}`, {
+    return fail(SELECTION_ERROR_STATUS, `Prefer: code=${status} is not documented for ${operation.key}; documented statuses: ${documented.join(', ')}`, {
       fromStub: true,
       extra: { documentedStatuses: documented },
     });
@@ -75,13 +76,13 @@ function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, S
 
 /** Prefer: code=N, example=NAME -> that status's example of that name, else a scenario of that name and status. */
 function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number, name: string): Choice | Failure {
-  const plan = planFor(operation, status);
+  const plan = documentedResponse(operation.responses, status);
   if (!plan) return byStatus(operation, scenarios, status); // its failure lists the documented statuses
   if (plan.examples.has(name)) return { kind: 'example', plan, status, name };
   const scenario = scenarios?.get(name);
   if (scenario && scenario.status === status) return { kind: 'scenario', scenario, plan };
   const known = [...plan.examples.keys(), ...[...(scenarios?.values() ?? [])].filter((s) => s.status === status).map((s) => s.name)];
-  return fail(SELECTION_ERROR, `no example or scenario "${name}" answers ${status} for ${operation.key}; known for ${status}: ${known.join(', ') || 'none'}`, {
+  return fail(SELECTION_ERROR_STATUS, `no example or scenario "${name}" answers ${status} for ${operation.key}; known for ${status}: ${known.join(', ') || 'none'}`, {
     fromStub: true,
     extra: { knownExamples: known },
   });
@@ -92,19 +93,15 @@ function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<stri
   const ordered = [operation.success, ...operation.responses.values()].filter((plan): plan is ResponsePlan => plan !== null);
   for (const plan of ordered) if (plan.examples.has(name)) return { kind: 'example', plan, status: plan.status, name };
   const scenario = scenarios?.get(name);
-  if (scenario) return { kind: 'scenario', scenario, plan: planFor(operation, scenario.status) };
+  if (scenario) return { kind: 'scenario', scenario, plan: documentedResponse(operation.responses, scenario.status) };
   const known = [...new Set([...ordered.flatMap((plan) => [...plan.examples.keys()]), ...(scenarios?.keys() ?? [])])];
-  return fail(SELECTION_ERROR, `unknown example "${name}" for ${operation.key}; known examples and scenarios: ${known.join(', ') || 'none'}`, {
+  return fail(SELECTION_ERROR_STATUS, `unknown example "${name}" for ${operation.key}; known examples and scenarios: ${known.join(', ') || 'none'}`, {
     fromStub: true,
     extra: { knownExamples: known },
   });
 }
 
-/** The documented response for a status: exact, then its `NXX` range, then `default`. */
-export function planFor(operation: CompiledOperation, status: number): ResponsePlan | null {
-  return operation.responses.get(String(status)) ?? operation.responses.get(`${Math.floor(status / 100)}XX`) ?? operation.responses.get('default') ?? null;
-}
 
 function noSuccess(operation: CompiledOperation): Failure {
-  return fail(SELECTION_ERROR, `${operation.key} documents no success response to serve; choose one with Prefer: code=<status>`, { fromStub: true });
+  return fail(SELECTION_ERROR_STATUS, `${operation.key} documents no success response to serve; choose one with Prefer: code=<status>`, { fromStub: true });
 }

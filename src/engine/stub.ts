@@ -13,13 +13,15 @@ import { compileSpec } from '../spec/compile-operations.js';
 import { loadSpec } from '../spec/load-spec.js';
 import { handleRequest, type EngineState } from './pipeline.js';
 import type { StubRequest, StubResponse } from './types.js';
-import { GeneratorNotLoaded, loadGeneratorLibraries, withGeneratorLibraries } from './generator-libraries.js';
+import { failureResponse, type Failure } from './failure.js';
+import { GeneratorNotLoaded, loadGeneratorLibraries, withGeneratorLibraries } from '../generate/generator-libraries.js';
 
 export class Stub {
   readonly journal: Journal;
   readonly coverage = new Coverage();
   private watchers: FSWatcher[] = [];
   private reloadTimer: NodeJS.Timeout | null = null;
+  private reloading: Promise<void> = Promise.resolve();
 
   private constructor(readonly options: ResolvedOptions, public state: EngineState, private readonly warn: (line: string) => void) {
     this.journal = new Journal(options.journalLimit);
@@ -29,7 +31,7 @@ export class Stub {
   static async create(options: ResolvedOptions): Promise<Stub> {
     // Warnings (fixtures, reloads, self-check) are never silenced: without a log they go to stderr.
     const warn = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
-    const stub = new Stub(options, await loadState(options, warn, null), warn);
+    const stub = new Stub(options, await loadState(options, warn), warn);
     if (options.watch) stub.startWatching();
     return stub;
   }
@@ -40,9 +42,19 @@ export class Stub {
       return handleRequest(this.state, request);
     } catch (error) {
       if (!(error instanceof GeneratorNotLoaded)) throw error;
-      // The pipeline has no side effects, so running it again once the libraries are in is safe.
+      // The pipeline changes nothing outside its own caches, so running it again once the
+      // libraries are in is safe; it runs against the state current at that time.
       return loadGeneratorLibraries().then(() => handleRequest(this.state, request));
     }
+  }
+
+  /**
+   * The answer to a request refused before the pipeline could run (a body over the limit): in the
+   * documented error shape of the operation it was meant for, if any.
+   */
+  refuse(request: StubRequest, failure: Failure): StubResponse {
+    const routed = this.state.compiled.routes.match(request.method, request.path);
+    return failureResponse(failure, routed.kind === 'operation' ? routed.operation : null);
   }
 
   /** Called once per answered request, after it was sent. */
@@ -54,7 +66,7 @@ export class Stub {
   }
 
   requests(filter?: JournalFilter): JournalEntry[] {
-    return this.journal.list(filter);
+    return this.journal.list(filter, this.state.compiled.secrets);
   }
 
   /** Empties the journal and resets coverage. */
@@ -78,15 +90,26 @@ export class Stub {
     this.state = { ...this.state, sticky: null };
   }
 
-  /** Scenario names known per operation. */
+  /** Every scenario name of every operation, once each. */
   scenarioNames(): string[] {
     return [...new Set([...this.state.scenarios.values()].flatMap((scenarios) => [...scenarios.keys()]))];
   }
 
   /** Reloads spec and fixtures; on failure the last good version keeps serving. */
   async reload(): Promise<boolean> {
+    // One reload at a time, in order: a watcher event and POST /__admin/reload must not race,
+    // and the older of two overlapping loads must never win.
+    const run = this.reloading.then(() => this.reloadNow());
+    this.reloading = run.then(() => undefined, () => undefined);
+    return run;
+  }
+
+  private async reloadNow(): Promise<boolean> {
     try {
-      this.state = await loadState(this.options, this.warn, this.state);
+      const loaded = await loadState(this.options, this.warn);
+      // The sticky scenario is decided now, against the current state: a PUT or DELETE of
+      // /__admin/scenario made while the files were loading is kept.
+      this.state = { ...loaded, sticky: this.keptSticky(loaded) };
       this.warn(`reloaded ${this.options.spec} and ${this.options.fixtures}`);
       return true;
     } catch (error) {
@@ -94,6 +117,15 @@ export class Stub {
       this.warn(`reload refused, still serving the last good version: ${message}`);
       return false;
     }
+  }
+
+  private keptSticky(loaded: EngineState): string | null {
+    const sticky = this.state.sticky;
+    if (sticky === null) return null;
+    if ([...loaded.scenarios.values()].some((scenarios) => scenarios.has(sticky))) return sticky;
+    // A client relying on the sticky scenario suddenly gets the default answer: say why.
+    this.warn(`warning: the sticky scenario "${sticky}" is no longer in the fixtures; it was cleared`);
+    return null;
   }
 
   close(): void {
@@ -137,19 +169,10 @@ export class Stub {
   }
 }
 
-async function loadState(options: ResolvedOptions, log: (line: string) => void, previous: EngineState | null): Promise<EngineState> {
+async function loadState(options: ResolvedOptions, log: (line: string) => void): Promise<EngineState> {
   const spec = await loadSpec(options.spec);
   const compiled = await withGeneratorLibraries(() => compileSpec(spec, { tokens: options.tokens, seed: options.seed }));
   const fixtures = await loadFixtures(options.fixtures, compiled);
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);
-  const sticky = previous?.sticky ?? null;
-  const keepSticky = sticky !== null && [...fixtures.scenarios.values()].some((s) => s.has(sticky));
-  // A client relying on the sticky scenario suddenly gets the default answer: say why.
-  if (sticky !== null && !keepSticky) log(`warning: the sticky scenario "${sticky}" is no longer in the fixtures; it was cleared`);
-  return {
-    compiled,
-    scenarios: fixtures.scenarios,
-    sticky: keepSticky ? sticky : null,
-    defaultDelayMs: options.delayMs,
-  };
+  return { compiled, scenarios: fixtures.scenarios, sticky: null, defaultDelayMs: options.delayMs };
 }

@@ -30,7 +30,7 @@ export interface StubResponse {
   operation: string | null;
   /** True for the stub's own answers (404, 405, unknown scenario): they exercise nothing of the API. */
   fromStub?: boolean;
-  /** A fault to inject instead of a clean answer (issue: hostile input and faults). */
+  /** A fault injected instead of a clean answer, for client resilience tests (X-Mock-Fault or a fixture). */
   fault?: 'reset' | 'close' | 'timeout' | 'malformed';
 }
 

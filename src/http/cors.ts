@@ -31,3 +31,24 @@ export function applyCors(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
   res.setHeader('vary', 'Origin');
 }
+
+/** `http://localhost:5173`, `http://127.0.0.1:3000`, `http://[::1]`: a page served from this machine. */
+export function isLoopbackOrigin(origin: string | undefined): boolean {
+  if (origin === undefined) return false;
+  try {
+    return isLoopbackName(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** A Host header naming this machine (any port); absent means an HTTP/1.0 client on the box. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return true;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
+  return isLoopbackName(name.toLowerCase());
+}
+
+function isLoopbackName(name: string): boolean {
+  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name);
+}

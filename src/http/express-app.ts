@@ -1,12 +1,13 @@
 // The Express face of the stub: an app users mount in their own (`app.use('/api', stubApp)`) or
 // extend with routes of their own. It serves /__admin and hands every other request to the same
 // adapter the default server uses.
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { problem } from '../spec/error-renderer.js';
 import { resolveOptions, type ResolvedOptions, type StubOptions } from '../config/options.js';
 import { Stub } from '../engine/stub.js';
 import { adminRouter } from './admin-router.js';
 import { InFlight } from './in-flight.js';
-import { answerPreflight, applyCors, isPreflight } from './cors.js';
+import { answerPreflight, applyCors, isLoopbackHost, isLoopbackOrigin, isPreflight } from './cors.js';
 import { serveRequest, type ServeSettings } from './serve-request.js';
 
 export type StubApp = Express & { stub: Stub };
@@ -24,15 +25,33 @@ export async function createStubApp(options: StubOptions = {}): Promise<StubApp>
   return buildApp(stub, resolved, new InFlight());
 }
 
+/**
+ * Without an admin token, /__admin trusts only the machine it runs on: a web page from elsewhere
+ * must not read the journal or switch scenarios through the developer's browser. So CORS is
+ * granted to loopback origins only, and a Host that is not a loopback name (DNS rebinding) is
+ * refused. With a token, the token is the guard and any origin may present it.
+ */
+function adminGuard(options: ResolvedOptions) {
+  const open = options.adminToken !== undefined;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!open && !isLoopbackHost(req.headers.host)) {
+      const { contentType, body } = problem(403, 'the admin API answers only requests addressed to this machine (Host: localhost or 127.0.0.1)');
+      res.status(403).type(contentType).send(JSON.stringify(body));
+      return;
+    }
+    const trusted = options.cors && (open || isLoopbackOrigin(req.headers.origin));
+    if (trusted && isPreflight(req)) return answerPreflight(req, res);
+    if (trusted) applyCors(req, res);
+    next();
+  };
+}
+
 export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFlight): StubApp {
   const app = express() as StubApp;
   app.disable('x-powered-by');
   app.set('etag', false);
   const settings: ServeSettings = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, inFlight };
-  if (options.cors) {
-    app.use('/__admin', (req, res, next) => (isPreflight(req) ? answerPreflight(req, res) : (applyCors(req, res), next())));
-  }
-  app.use('/__admin', adminRouter(stub, options.adminToken));
+  app.use('/__admin', adminGuard(options), adminRouter(stub, options.adminToken));
   app.use((req, res) => serveRequest(stub, req, res, settings));
   app.stub = stub;
   return app;

@@ -1,6 +1,12 @@
 // Tracks answers the server still owes (delayed ones, held ones), so a graceful shutdown can let
-// delayed answers finish and release held sockets instead of waiting forever.
+// delayed answers finish and release held sockets instead of waiting forever, and so no client can
+// make the server hold more of them than it can afford.
 import type { ServerResponse } from 'node:http';
+
+/** Delayed plus held answers at once; beyond this a request asking for more is refused (429). */
+export const MAX_OWED = 10_000;
+/** A `timeout` fault holds its socket this long at most, then drops it (still without an answer). */
+export const MAX_HOLD_MS = 120_000;
 
 export class InFlight {
   /** Delayed answers not sent yet: their timer and the send it will run. */
@@ -22,7 +28,17 @@ export class InFlight {
   /** Keeps a response open without answering (the `timeout` fault). */
   hold(res: ServerResponse): void {
     this.held.add(res);
-    res.on('close', () => this.held.delete(res));
+    const release = setTimeout(() => res.socket?.destroy(), MAX_HOLD_MS);
+    release.unref();
+    res.on('close', () => {
+      clearTimeout(release);
+      this.held.delete(res);
+    });
+  }
+
+  /** True when taking on one more delayed or held answer would pass MAX_OWED. */
+  get full(): boolean {
+    return this.pending.size + this.held.size >= MAX_OWED;
   }
 
   /** Sends every delayed answer now (the grace period ran out); true if there were any. */

@@ -6,9 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Stub } from '../engine/stub.js';
 import type { StubRequest, StubResponse } from '../engine/types.js';
-import { problem } from '../spec/error-renderer.js';
+import { fail, failureResponse } from '../engine/failure.js';
 import { applyCors, isPreflight, answerPreflight } from './cors.js';
-import type { InFlight } from './in-flight.js';
+import { MAX_OWED, type InFlight } from './in-flight.js';
 
 export interface ServeSettings {
   maxBodyBytes: number;
@@ -80,41 +80,44 @@ function respond(stub: Stub, request: StubRequest, req: IncomingMessage, res: Se
 /** A bug of ours must still not leak internals: log it, answer a plain problem. */
 function internalError(request: StubRequest, error: unknown): StubResponse {
   process.stderr.write(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? error}\n`);
-  const rendered = problem(500, 'the stub failed to handle this request; see its log');
-  return {
-    status: 500, headers: { 'content-type': rendered.contentType }, body: JSON.stringify(rendered.body),
-    scenario: null, violations: [], selfCheck: [], delayMs: 0, operation: null, fromStub: true,
-  };
+  return failureResponse(fail(500, 'the stub failed to handle this request; see its log', { fromStub: true }), null);
 }
 
 function deliver(stub: Stub, request: StubRequest, response: StubResponse, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
   const send = () => {
     if (res.destroyed) return;
-    if (response.fault) {
-      injectFault(response, res, req, settings);
-      // Journaled too: a resilience test still asserts that its request arrived.
-      stub.record(request, response, performance.now() - started);
-      return;
-    }
     if (settings.cors) applyCors(req, res);
-    response.headers['content-length'] = String(Buffer.byteLength(response.body));
-    res.writeHead(response.status, response.headers);
-    res.end(response.body);
+    if (response.fault) injectFault(response, res, req, settings);
+    else write(res, response, request);
+    // Faults are journaled too: a resilience test still asserts that its request arrived.
     stub.record(request, response, performance.now() - started);
   };
-  if (response.delayMs > 0) settings.inFlight.delay(response.delayMs, send, res);
+  const owes = response.delayMs > 0 || response.fault === 'timeout';
+  if (owes && settings.inFlight.full) {
+    const refused = failureResponse(fail(429, `more than ${MAX_OWED} delayed or held answers are already waiting; retry later`, { fromStub: true, headers: { 'retry-after': '1' } }), null);
+    if (settings.cors) applyCors(req, res);
+    write(res, refused, request);
+    stub.record(request, refused, performance.now() - started);
+  } else if (response.delayMs > 0) settings.inFlight.delay(response.delayMs, send, res);
   else send();
 }
 
+function write(res: ServerResponse, response: StubResponse, request: StubRequest): void {
+  response.headers['content-length'] = String(Buffer.byteLength(response.body));
+  try {
+    res.writeHead(response.status, response.headers);
+  } catch (error) {
+    // A header value Node refuses (a character outside Latin-1 that slipped past start-up checks).
+    const fallback = internalError(request, error);
+    res.writeHead(fallback.status, { ...fallback.headers, 'content-length': String(Buffer.byteLength(fallback.body)) });
+    res.end(fallback.body);
+    return;
+  }
+  res.end(response.body);
+}
+
 function tooLarge(stub: Stub, request: StubRequest, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
-  const routed = stub.state.compiled.routes.match(request.method, request.path);
-  const message = `the request body is larger than ${settings.maxBodyBytes} bytes`;
-  const rendered = routed.kind === 'operation' ? routed.operation.renderError(413, message, []) : problem(413, message);
-  const response: StubResponse = {
-    status: 413, headers: { 'content-type': rendered.contentType, connection: 'close' }, body: JSON.stringify(rendered.body),
-    scenario: null, violations: [`/: ${message}`], selfCheck: [], delayMs: 0,
-    operation: routed.kind === 'operation' ? routed.operation.key : null,
-  };
+  const response = stub.refuse(request, fail(413, `the request body is larger than ${settings.maxBodyBytes} bytes`, { headers: { connection: 'close' } }));
   if (settings.cors) applyCors(req, res);
   res.writeHead(413, response.headers);
   // Stop reading the rest of the body: the connection closes once the answer is out.
@@ -157,10 +160,10 @@ export function originForm(url: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
+/** What an earlier body parser kept, back as bytes; it leaves `undefined` when there was no body. */
 function bodyFromParser(body: unknown): Buffer {
-  if (body === undefined || body === null) return EMPTY;
+  if (body === undefined) return EMPTY;
   if (Buffer.isBuffer(body)) return body;
   if (typeof body === 'string') return Buffer.from(body);
-  if (typeof body === 'object' && Object.keys(body).length === 0) return EMPTY;
   return Buffer.from(JSON.stringify(body));
 }

@@ -34,9 +34,11 @@ export function formatRequestLine(request: StubRequest, response: StubResponse, 
 }
 
 export function formatSelfCheck(request: StubRequest, response: StubResponse): string {
-  return `SELF-CHECK FAILED ${request.method} ${request.path} -> ${response.status} [${response.scenario}]: the response breaks the spec: ${response.selfCheck.join('; ')}`;
+  return `SELF-CHECK FAILED ${request.method} ${truncate(request.path, 200)} -> ${response.status} [${response.scenario}]: the response breaks the spec: ${truncate(response.selfCheck.join('; '), 2000)}`;
 }
 
+/** Cut to `max` characters, control characters escaped: client text must not forge log lines. */
 function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return /[\x00-\x1f\x7f]/.test(cut) ? cut.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : cut;
 }

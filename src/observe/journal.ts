@@ -1,17 +1,20 @@
-// The request journal: what clients sent and what they got, newest N kept. Entries hold the raw
-// body bytes; they are parsed (numbers exact) only when someone reads the journal, so recording
-// costs the hot path almost nothing.
+// The request journal: what clients sent and what they got, newest N kept. An entry holds the
+// request's raw body bytes (capped) and the outcome of the answer, never the answer's body; bodies
+// are parsed (numbers exact) only when someone reads the journal, so recording stays cheap.
 import { parseExactJson } from '../engine/exact-json.js';
 import type { StubRequest, StubResponse } from '../engine/types.js';
+import { NO_SECRETS, type Secrets } from '../spec/secrets.js';
 
 /** Bodies above this many bytes are journaled truncated, and marked so. */
 export const JOURNAL_BODY_CAP = 16 * 1024;
 
-const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-admin-token']);
+
+/** What the journal keeps of an answer: its outcome, not its body. */
+type Outcome = Pick<StubResponse, 'status' | 'scenario' | 'violations' | 'selfCheck' | 'fault'>;
 
 interface Recorded {
   request: StubRequest;
-  response: StubResponse;
+  outcome: Outcome;
   durationMs: number;
   time: number;
 }
@@ -50,7 +53,8 @@ export class Journal {
     // The body is copied (at most the cap, plus one byte to know it was cut): a chunk from the
     // socket can be a view into a 64 KiB read buffer, which the journal would otherwise keep alive.
     const body = Buffer.from(request.body.subarray(0, JOURNAL_BODY_CAP + 1));
-    const entry: Recorded = { request: { ...request, body }, response, durationMs, time: Date.now() };
+    const { status, scenario, violations, selfCheck, fault } = response;
+    const entry: Recorded = { request: { ...request, body }, outcome: { status, scenario, violations, selfCheck, fault }, durationMs, time: Date.now() };
     // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
     if (this.entries.length < this.limit) this.entries.push(entry);
     else {
@@ -64,24 +68,26 @@ export class Journal {
     this.start = 0;
   }
 
-  /** Entries oldest first, optionally filtered. */
-  list(filter: JournalFilter = {}): JournalEntry[] {
+  /** Entries oldest first, optionally filtered, with credentials redacted. */
+  list(filter: JournalFilter = {}, secrets: Secrets = NO_SECRETS): JournalEntry[] {
     const ordered = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
     return ordered
-      .filter(({ request, response }) =>
+      .filter(({ request, outcome }) =>
         (filter.method === undefined || request.method === filter.method.toUpperCase()) &&
         (filter.path === undefined || request.path === filter.path) &&
-        (filter.status === undefined || response.status === filter.status))
-      .map(describe);
+        (filter.status === undefined || outcome.status === filter.status))
+      .map((recorded) => describe(recorded, secrets));
   }
 }
 
-function describe({ request, response, durationMs, time }: Recorded): JournalEntry {
+
+
+function describe({ request, outcome: response, durationMs, time }: Recorded, secrets: Secrets): JournalEntry {
   const entry: JournalEntry = {
     method: request.method,
     path: request.path,
-    query: queryObject(request.rawQuery),
-    headers: redact(request.headers),
+    query: queryObject(request.rawQuery, secrets.query),
+    headers: redact(request.headers, secrets.headers),
     body: null,
     status: response.status,
     scenario: response.scenario,
@@ -111,9 +117,10 @@ function parseBody(text: string): unknown {
   }
 }
 
-function queryObject(rawQuery: string): Record<string, string | string[]> {
+function queryObject(rawQuery: string, secret: ReadonlySet<string>): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
-  for (const [key, value] of new URLSearchParams(rawQuery)) {
+  for (const [key, raw] of new URLSearchParams(rawQuery)) {
+    const value = secret.has(key) ? '[redacted]' : raw;
     // Own properties only: `?constructor=x` must not find Object.prototype.constructor.
     const existing = Object.hasOwn(query, key) ? query[key] : undefined;
     Object.defineProperty(query, key, {
@@ -130,11 +137,11 @@ function redacted(name: string, value: string | string[]): string {
   return scheme ? `${scheme} [redacted]` : '[redacted]';
 }
 
-function redact(headers: StubRequest['headers']): Record<string, string | string[]> {
+function redact(headers: StubRequest['headers'], secret: ReadonlySet<string>): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    result[name] = REDACTED_HEADERS.has(name) ? redacted(name, value) : value;
+    result[name] = secret.has(name) ? redacted(name, value) : value;
   }
   return result;
 }

@@ -3,7 +3,7 @@
 // happens once at start-up (and on reload); a request only looks things up.
 import { compileSecurity, type SecurityCheck } from '../engine/authenticate.js';
 import { compileProjection, type Projection } from '../engine/project.js';
-import { createDataGenerator, type DataGenerator } from '../engine/generate-data.js';
+import { createDataGenerator, type DataGenerator } from '../generate/data-generator.js';
 import type { LoadedSpec } from './load-spec.js';
 import { RouteTable } from './route-table.js';
 import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
@@ -11,7 +11,9 @@ import { isSchema, type Schema } from './schema-view.js';
 import { compileErrorRenderer, type ErrorRenderer } from './error-renderer.js';
 import { escapePointer } from '../engine/exact-json.js';
 import { ConfigError } from '../config/config-error.js';
+import { headerSafe } from './header-value.js';
 import { normaliseResponseKey } from './documented-response.js';
+import { secretsOf, type Secrets } from './secrets.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -47,6 +49,8 @@ export interface ResponsePlan {
   /** Named examples of this response (`default` for a single `example`). */
   examples: Map<string, unknown>;
   headers: HeaderPlan[];
+  /** The documented headers with their sample values, sent with every answer of this response. */
+  sampleHeaders: Readonly<Record<string, string>>;
 }
 
 export interface CompiledOperation {
@@ -75,6 +79,8 @@ export interface CompiledSpec {
   operations: CompiledOperation[];
   byKey: Map<string, CompiledOperation>;
   routes: RouteTable<CompiledOperation>;
+  /** Header and query names that carry credentials, redacted in the journal. */
+  secrets: Secrets;
 }
 
 export interface CompileOptions {
@@ -122,7 +128,7 @@ export function compileSpec(spec: LoadedSpec, options: CompileOptions): Compiled
     }
   }
   const byKey = new Map(operations.map((operation) => [operation.key, operation]));
-  return { spec, title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes };
+  return { spec, title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes) };
 }
 
 /** Follows a `$ref` (of a path item, parameter, body or response) and keeps the target's pointer. */
@@ -222,6 +228,7 @@ function compileResponse(spec: LoadedSpec, compiler: SchemaCompiler, key: string
   const media = contentType ? (content[contentType] as Schema) : null;
   const schemaPointer = media && media.schema !== undefined ? `${response.pointer}/content/${escapePointer(contentType!)}/schema` : null;
   const json = contentType !== null && isJsonMediaType(contentType);
+  const headers = compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`, generate);
   return {
     key,
     status: statusFor(key),
@@ -230,7 +237,8 @@ function compileResponse(spec: LoadedSpec, compiler: SchemaCompiler, key: string
     validateBody: json && schemaPointer ? compiler.compile(schemaPointer) : null,
     project: json && media?.schema !== undefined ? compileProjection(spec, media.schema) : null,
     examples: collectExamples(spec, media),
-    headers: compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`, generate),
+    headers,
+    sampleHeaders: Object.freeze(Object.fromEntries(headers.filter((h) => h.sample !== null).map((h) => [h.name, h.sample!]))),
   };
 }
 
@@ -253,7 +261,7 @@ function headerSample(header: Schema, schema: Schema | null, generated: () => un
   const firstNamed = isSchema(header.examples) ? Object.values(header.examples).find(isSchema)?.value : undefined;
   const value = header.example ?? firstNamed ?? schema?.example ?? schema?.default ?? (schema ? generated() : null);
   if (value === null || value === undefined) return null;
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return headerSafe(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
 function collectExamples(spec: LoadedSpec, media: Schema | null): Map<string, unknown> {

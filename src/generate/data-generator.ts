@@ -1,0 +1,87 @@
+// Deterministic response data from the JSON Schemas of an OpenAPI 3.0 / 3.1 document.
+//
+// json-schema-faker (jsf) 0.6 does the value generation. Each schema is compiled once per pointer
+// into a self-contained JSON Schema that jsf handles well (jsf-schema.ts), then every call runs jsf
+// (and the shared faker instance, for `x-faker`) from a seed derived from hash(seed, pointer, key),
+// so a call never depends on what was generated before it.
+//
+// Decisions:
+// - Optional properties are always generated (optionalsProbability 1), so responses are rich.
+//   Arrays get 1..3 items (never fewer than minItems, never more than maxItems).
+// - `example`, `examples` and `default` are ignored: examples are served elsewhere, this is for
+//   data the document does not spell out.
+// - Nullable values are null with jsf's natural odds (one of the listed types).
+import type { Faker } from '@faker-js/faker';
+import { EXTRA_FORMATS } from './extra-formats.js';
+import { generatorLibraries } from './generator-libraries.js';
+import { createJsfCompiler, type JsfSchema } from './jsf-schema.js';
+import { cheapRandomizer, fnv1a } from './seeded-random.js';
+
+export interface DataGenerator {
+  /**
+   * Generates a value for the schema at `pointer` (a JSON pointer into the document, e.g.
+   * '/components/schemas/Plant'). `key` identifies the request; with a seed, the same
+   * (seed, pointer, key) always gives the same value, regardless of what was generated before.
+   * Without a seed, values are random. Throws only when nothing exists at `pointer`.
+   */
+  generate(pointer: string, key: string): unknown;
+}
+
+export interface DataGeneratorOptions {
+  seed?: number;
+}
+
+/**
+ * A generator for `document` (a parsed OpenAPI document; it is never modified). Throws
+ * GeneratorNotLoaded until `loadGeneratorLibraries()` has finished (see generator-libraries.ts).
+ *
+ * @example
+ * const generator = createDataGenerator(document, { seed: 42 });
+ * generator.generate('/components/schemas/Plant', 'GET /plants/1'); // the same value every time
+ */
+export function createDataGenerator(document: object, options: DataGeneratorOptions = {}): DataGenerator {
+  const { seed } = options;
+  const compiler = createJsfCompiler(document);
+  const entries = new Map<string, JsfSchema>();
+  // Built on first use: faker is loaded lazily.
+  let fakerInstance: Faker | null = null;
+  const faker = (): Faker => (fakerInstance ??= generatorLibraries().createFaker(cheapRandomizer()));
+  const jsfOptions = {
+    extensions: { get faker() { return faker(); } },
+    optionalsProbability: 1,
+    alwaysFakeOptionals: false,
+    minItems: 1,
+    maxDefaultItems: 3,
+    maxDepth: 256,
+    useDefaultValue: false,
+    useExamplesValue: false,
+    failOnInvalidTypes: false,
+    formats: EXTRA_FORMATS,
+  };
+
+  return {
+    generate(pointer, key) {
+      const { generateSync } = generatorLibraries();
+      let entry = entries.get(pointer);
+      if (entry === undefined) {
+        entry = compiler.compileForJsf(pointer);
+        entries.set(pointer, entry);
+      }
+      if (entry.schema === undefined) return null;
+      const callSeed = seed === undefined
+        ? Math.floor(Math.random() * 0x1_0000_0000)
+        : fnv1a(`${seed}\u0000${pointer}\u0000${key}`);
+      // generateSync is synchronous, so nothing else can use (or reseed) the faker instance until it
+      // returns; jsf builds its own PRNG from `seed` on every call and keeps no state between calls.
+      if (entry.usesFaker) faker().seed(callSeed);
+      try {
+        return generateSync(entry.schema, { ...jsfOptions, seed: callSeed | 0 });
+      } catch {
+        // jsf throws on schemas it cannot satisfy (e.g. required properties missing from `properties`
+        // while additionalProperties is false, enum values that contradict other constraints).
+        // Best effort: null.
+        return null;
+      }
+    },
+  };
+}

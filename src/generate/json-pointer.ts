@@ -1,0 +1,37 @@
+// Looks values up in a document by JSON pointer (RFC 6901) and by internal `$ref` (a pointer in a
+// URI fragment, so percent-encoded: `#/components/schemas/with%20space`).
+//
+// The document is a plain object, so this walks it directly. (The spec loader's resolver belongs to
+// a loaded spec, and json-schema-ref-parser's pointer walk follows `$ref`s on the way and throws
+// when nothing is there; the generator gets only the document and wants "not found" as a value.)
+
+/** The value at `pointer` (`/paths/~1plants/get`), or undefined when nothing is there. */
+export function valueAtPointer(document: unknown, pointer: string): { value: unknown } | undefined {
+  if (pointer === '') return { value: document };
+  if (!pointer.startsWith('/')) return undefined;
+  let node = document;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!hasEntry(node, token)) return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return { value: node };
+}
+
+/** The target of an internal `$ref` (`#/components/schemas/Plant`); undefined for external or broken ones. */
+export function valueAtRef(document: unknown, ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  return valueAtPointer(document, pointer)?.value;
+}
+
+/** Own entries only, so `/constructor` or an array's `/length` finds nothing. */
+function hasEntry(node: unknown, token: string): boolean {
+  if (Array.isArray(node)) return /^(0|[1-9]\d*)$/.test(token) && Number(token) < node.length;
+  return typeof node === 'object' && node !== null && Object.prototype.hasOwnProperty.call(node, token);
+}

@@ -1,0 +1,127 @@
+// Findings of the code review, each pinned over HTTP: what a client (or a web page, or a spec)
+// could do to the stub before, and what it gets now.
+import { mkdtemp, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStub, type RunningStub } from '../src/index.js';
+import { request } from './helpers/http.js';
+
+const JSON_HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' };
+const PROBLEM = 'application/problem+json';
+
+describe('the plant store under the review’s cases', () => {
+  let stub: RunningStub;
+  const log: string[] = [];
+  beforeAll(async () => {
+    stub = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtures', port: 0, watch: false, log: (line) => log.push(line) });
+  });
+  afterAll(() => stub.close());
+
+  it.each([
+    ['a blank X-Mock-Scenario is a 422, not a silent default', { 'x-mock-scenario': '  ' }, 422, PROBLEM, { type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: 'X-Mock-Scenario is empty; name a scenario (GET /__admin/scenarios lists them)' }],
+    ['a quoted Prefer value keeps its comma', { prefer: 'example="a,b"' }, 422, PROBLEM, expect.objectContaining({ detail: expect.stringMatching(/^unknown example "a,b" for POST \/plants/) })],
+  ])('%s', async (_name, headers, status, contentType, body) => {
+    const response = await request(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: '{"id":1,"name":"Fern"}' });
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe(contentType);
+    expect(response.json).toEqual(body);
+  });
+
+  it('escapes control characters of client text in the log', async () => {
+    log.length = 0;
+    await request(`${stub.url}/plants%0AFAKE%20200`, { method: 'POST', headers: JSON_HEADERS, body: '{}' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const line = log.find((entry) => entry.startsWith('POST /plants'));
+    expect(line).toBeDefined();
+    expect(line).not.toContain('\n');
+  });
+
+  it.each([
+    ['a page served from this machine may use /__admin from the browser', 'http://localhost:5173', 'http://localhost:5173'],
+    ['a page from elsewhere gets no CORS grant on /__admin', 'https://attacker.example', null],
+  ])('%s', async (_name, origin, allowed) => {
+    const response = await request(`${stub.url}/__admin/requests`, { headers: { origin } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe(allowed);
+  });
+
+  it('still grants CORS to any origin on the API itself', async () => {
+    const response = await request(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_HEADERS, origin: 'https://app.example' }, body: '{"id":1,"name":"Fern"}' });
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+  });
+});
+
+describe('a document with API keys, a non-ASCII example name and odd fixtures', () => {
+  let dir: string;
+  let stub: RunningStub;
+  const SPEC = `
+openapi: 3.1.0
+info: { title: Keys, version: 1.0.0 }
+security: [{ headerKey: [] }, { queryKey: [] }]
+paths:
+  /things:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, required: [n], properties: { n: { type: integer } } }
+              examples:
+                café: { value: { n: 1 } }
+  /lists:
+    post:
+      security: []
+      requestBody: { required: true, content: { application/json: { schema: { type: array, items: { type: integer } } } } }
+      responses: { '200': { description: ok } }
+components:
+  securitySchemes:
+    headerKey: { type: apiKey, in: header, name: X-Api-Key }
+    queryKey: { type: apiKey, in: query, name: key }
+`;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'review-'));
+    await writeFile(join(dir, 'spec.yaml'), SPEC);
+    await mkdir(join(dir, 'fixtures'));
+    stub = await startStub({ spec: join(dir, 'spec.yaml'), fixtures: join(dir, 'fixtures'), port: 0, watch: false });
+  });
+  afterAll(() => stub.close());
+
+  it('sends a non-ASCII example name percent-encoded instead of failing the answer', async () => {
+    const response = await request(`${stub.url}/things`, { headers: { 'x-api-key': 'k' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-mock-scenario')).toBe('example:caf%C3%A9');
+    expect(response.json).toEqual({ n: 1 });
+  });
+
+  it('caps the violations of a body with thousands of wrong items at 100, and still answers 400', async () => {
+    const response = await request(`${stub.url}/lists`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(Array(5000).fill('x')) });
+    expect(response.status).toBe(400);
+    const listed = response.json.violations as string[];
+    expect(listed).toHaveLength(101);
+    expect(listed.slice(0, 2)).toEqual(['/0: must be an integer', '/1: must be an integer']);
+    expect(listed[100]).toBe('…and 4900 more violations');
+  });
+
+  it('redacts the spec’s API keys, header and query, in the journal', async () => {
+    stub.reset();
+    await request(`${stub.url}/things`, { headers: { 'x-api-key': 'secret-header-key' } });
+    await request(`${stub.url}/things?key=secret-query-key&page=2`);
+    const entries = stub.requests();
+    expect(entries.map((e) => [e.headers['x-api-key'], e.query])).toEqual([
+      ['[redacted]', {}],
+      [undefined, { key: '[redacted]', page: '2' }],
+    ]);
+    expect(JSON.stringify(entries)).not.toMatch(/secret-/);
+  });
+
+  it.each([
+    ['a scenario name outside visible ASCII', 'naïve', /\/scenarios\/naïve: a scenario name must be visible ASCII/],
+    ['a scenario named like the stub’s own answers', 'echo', /\/scenarios\/echo: "echo", "generated" and "example:…" name the stub's own answers/],
+  ])('refuses at start-up %s', async (_name, scenario, message) => {
+    const fixtures = await mkdtemp(join(tmpdir(), 'review-fixtures-'));
+    await writeFile(join(fixtures, 'things.yaml'), `operation: GET /things\nscenarios:\n  ${scenario}:\n    status: 200\n    body: { n: 2 }\n`);
+    await expect(startStub({ spec: join(dir, 'spec.yaml'), fixtures, port: 0, watch: false })).rejects.toThrow(message);
+  });
+});
