@@ -46,6 +46,20 @@ describe('the plant store under the review’s cases', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe(allowed);
   });
 
+  it('journals a delayed request whose client gave up, marked abandoned', async () => {
+    stub.reset();
+    const gaveUp = fetch(`${stub.url}/plants`, {
+      method: 'POST', headers: { ...JSON_HEADERS, 'x-mock-delay': '5000' }, body: '{"id":7,"name":"Slow"}', signal: AbortSignal.timeout(150),
+    });
+    await expect(gaveUp).rejects.toThrow();
+    const deadline = Date.now() + 2_000;
+    while (stub.requests().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stub.requests().map(({ status, scenario, abandoned, body }) => ({ status, scenario, abandoned, body }))).toEqual([
+      { status: 200, scenario: 'echo', abandoned: true, body: { id: 7, name: 'Slow' } },
+    ]);
+    expect(stub.coverage().operations[0].responses.find((r) => r.status === '200')?.hits).toBe(0);
+  });
+
   it('still grants CORS to any origin on the API itself', async () => {
     const response = await request(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_HEADERS, origin: 'https://app.example' }, body: '{"id":1,"name":"Fern"}' });
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');

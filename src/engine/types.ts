@@ -30,6 +30,8 @@ export interface StubResponse {
   operation: string | null;
   /** True for the stub's own answers (404, 405, unknown scenario): they exercise nothing of the API. */
   fromStub?: boolean;
+  /** The client left before a delayed answer was sent: it was journaled, never delivered. */
+  abandoned?: boolean;
   /** A fault injected instead of a clean answer, for client resilience tests (X-Mock-Fault or a fixture). */
   fault?: 'reset' | 'close' | 'timeout' | 'malformed';
 }

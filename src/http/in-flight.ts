@@ -13,15 +13,20 @@ export class InFlight {
   private readonly pending = new Map<NodeJS.Timeout, () => void>();
   private readonly held = new Set<ServerResponse>();
 
-  /** Runs `send` after `ms`; a client that goes away cancels it. Never blocks other requests. */
-  delay(ms: number, send: () => void, res: ServerResponse): void {
+  /**
+   * Runs `send` after `ms`; a client that goes away cancels it and `abandoned` runs instead.
+   * Never blocks other requests.
+   */
+  delay(ms: number, send: () => void, res: ServerResponse, abandoned: () => void): void {
     const timer = setTimeout(() => {
       this.pending.delete(timer);
       send();
     }, ms);
     this.pending.set(timer, send);
     res.on('close', () => {
-      if (this.pending.delete(timer)) clearTimeout(timer);
+      if (!this.pending.delete(timer)) return;
+      clearTimeout(timer);
+      abandoned();
     });
   }
 

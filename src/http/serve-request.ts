@@ -98,7 +98,11 @@ function deliver(stub: Stub, request: StubRequest, response: StubResponse, req: 
     if (settings.cors) applyCors(req, res);
     write(res, refused, request);
     stub.record(request, refused, performance.now() - started);
-  } else if (response.delayMs > 0) settings.inFlight.delay(response.delayMs, send, res);
+  } else if (response.delayMs > 0) {
+    // A client that gives up on a slow answer is still a request its test may want to see.
+    const abandoned = () => stub.record(request, { ...response, abandoned: true }, performance.now() - started);
+    settings.inFlight.delay(response.delayMs, send, res, abandoned);
+  }
   else send();
 }
 

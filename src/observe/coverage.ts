@@ -23,8 +23,8 @@ export class Coverage {
 
   record(operation: CompiledOperation | undefined, response: StubResponse): void {
     if (!operation || response.fromStub) return;
-    // An injected fault never delivered its status; the scenario that scripted it was exercised.
-    const key = response.fault ? null : (documentedResponse(operation.responses, response.status)?.key ?? null);
+    // An injected fault or an abandoned delay never delivered its status; the scenario was exercised.
+    const key = response.fault || response.abandoned ? null : (documentedResponse(operation.responses, response.status)?.key ?? null);
     if (key) bump(this.statusHits, operation.key, key);
     if (response.scenario !== null) bump(this.scenarioHits, operation.key, response.scenario);
   }

@@ -10,7 +10,7 @@ export const JOURNAL_BODY_CAP = 16 * 1024;
 
 
 /** What the journal keeps of an answer: its outcome, not its body. */
-type Outcome = Pick<StubResponse, 'status' | 'scenario' | 'violations' | 'selfCheck' | 'fault'>;
+type Outcome = Pick<StubResponse, 'status' | 'scenario' | 'violations' | 'selfCheck' | 'fault' | 'abandoned'>;
 
 interface Recorded {
   request: StubRequest;
@@ -32,6 +32,8 @@ export interface JournalEntry {
   selfCheck?: string[];
   /** The fault injected instead of a clean answer (X-Mock-Fault or a fixture): `status` was never sent. */
   fault?: string;
+  /** The client closed the connection before its delayed answer was sent: `status` was never sent. */
+  abandoned?: true;
   durationMs: number;
   time: string;
 }
@@ -53,8 +55,9 @@ export class Journal {
     // The body is copied (at most the cap, plus one byte to know it was cut): a chunk from the
     // socket can be a view into a 64 KiB read buffer, which the journal would otherwise keep alive.
     const body = Buffer.from(request.body.subarray(0, JOURNAL_BODY_CAP + 1));
-    const { status, scenario, violations, selfCheck, fault } = response;
-    const entry: Recorded = { request: { ...request, body }, outcome: { status, scenario, violations, selfCheck, fault }, durationMs, time: Date.now() };
+    const { status, scenario, violations, selfCheck, fault, abandoned } = response;
+    const outcome: Outcome = { status, scenario, violations, selfCheck, fault, abandoned };
+    const entry: Recorded = { request: { ...request, body }, outcome, durationMs, time: Date.now() };
     // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
     if (this.entries.length < this.limit) this.entries.push(entry);
     else {
@@ -97,6 +100,7 @@ function describe({ request, outcome: response, durationMs, time }: Recorded, se
   };
   if (response.selfCheck.length > 0) entry.selfCheck = response.selfCheck;
   if (response.fault) entry.fault = response.fault;
+  if (response.abandoned) entry.abandoned = true;
   const truncated = request.body.length > JOURNAL_BODY_CAP;
   const text = request.body.subarray(0, JOURNAL_BODY_CAP).toString('utf8');
   if (truncated) {
