@@ -4,7 +4,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { problem } from '../spec/error-renderer.js';
 import { resolveOptions, type ResolvedOptions, type StubOptions } from '../config/options.js';
-import { Stub } from '../engine/stub.js';
+import { Stub } from '../app/stub.js';
 import { adminRouter } from './admin-router.js';
 import { InFlight } from './in-flight.js';
 import { answerPreflight, applyCors, isLoopbackHost, isLoopbackOrigin, isPreflight } from './cors.js';

@@ -4,7 +4,7 @@
 // function, so both behave alike.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Stub } from '../engine/stub.js';
+import type { Stub } from '../app/stub.js';
 import type { StubRequest, StubResponse } from '../engine/types.js';
 import { fail, failureResponse } from '../engine/failure.js';
 import { applyCors, isPreflight, answerPreflight } from './cors.js';

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { resolveOptions, type StubOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
-import { Stub } from '../engine/stub.js';
+import { Stub } from '../app/stub.js';
 import type { CoverageReport } from '../observe/coverage.js';
 import type { JournalEntry, JournalFilter } from '../observe/journal.js';
 import { InFlight } from './in-flight.js';

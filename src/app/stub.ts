@@ -1,8 +1,6 @@
-// The stub itself, apart from any transport: it loads and compiles the spec and fixtures, holds
-// the state the pipeline reads, records what happened to each request (journal, coverage, log:
-// all at one point, after the answer), and reloads when the files change.
-import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+// The application around the engine, apart from any transport: it loads and compiles the spec
+// and fixtures, holds the state the pipeline reads, records what happened to each request
+// (journal, coverage, log: all at one point, after the answer), and reloads when files change.
 import type { ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
@@ -11,16 +9,16 @@ import { Coverage, type CoverageReport } from '../observe/coverage.js';
 import { Journal, type JournalEntry, type JournalFilter } from '../observe/journal.js';
 import { compileSpec } from '../spec/compile-operations.js';
 import { loadSpec } from '../spec/load-spec.js';
-import { handleRequest, type EngineState } from './pipeline.js';
-import type { StubRequest, StubResponse } from './types.js';
-import { failureResponse, type Failure } from './failure.js';
+import { handleRequest, type EngineState } from '../engine/pipeline.js';
+import type { StubRequest, StubResponse } from '../engine/types.js';
+import { failureResponse, type Failure } from '../engine/failure.js';
+import { watchFiles } from './watch-files.js';
 import { GeneratorNotLoaded, loadGeneratorLibraries, withGeneratorLibraries } from '../generate/generator-libraries.js';
 
 export class Stub {
   readonly journal: Journal;
   readonly coverage = new Coverage();
-  private watchers: FSWatcher[] = [];
-  private reloadTimer: NodeJS.Timeout | null = null;
+  private stopWatching: () => void = () => {};
   private reloading: Promise<void> = Promise.resolve();
 
   private constructor(readonly options: ResolvedOptions, public state: EngineState, private readonly warn: (line: string) => void) {
@@ -32,7 +30,7 @@ export class Stub {
     // Warnings (fixtures, reloads, self-check) are never silenced: without a log they go to stderr.
     const warn = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
     const stub = new Stub(options, await loadState(options, warn), warn);
-    if (options.watch) stub.startWatching();
+    if (options.watch) stub.stopWatching = watchFiles(options.spec, options.fixtures, () => void stub.reload());
     return stub;
   }
 
@@ -129,43 +127,11 @@ export class Stub {
   }
 
   close(): void {
-    for (const watcher of this.watchers) watcher.close();
-    this.watchers = [];
-    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.stopWatching();
   }
 
   private operation(key: string) {
     return this.state.compiled.byKey.get(key);
-  }
-
-  /** Watches the spec's folder (editors replace files on save) and the fixtures folder. */
-  private startWatching(): void {
-    const spec = resolve(this.options.spec);
-    const targets: Array<[string, (file: string | null) => boolean]> = [
-      [dirname(spec), (file) => file === null || file === basename(spec)],
-      [resolve(this.options.fixtures), () => true],
-    ];
-    for (const [dir, relevant] of targets) {
-      try {
-        const watcher = watch(dir, { persistent: false }, (_event, file) => {
-          if (relevant(file ? String(file) : null)) this.scheduleReload();
-        });
-        watcher.on('error', () => {});
-        this.watchers.push(watcher);
-      } catch {
-        // A folder that does not exist (no fixtures/) has nothing to watch.
-      }
-    }
-  }
-
-  private scheduleReload(): void {
-    // Saving a file fires several events; one reload after they settle is enough.
-    if (this.reloadTimer) clearTimeout(this.reloadTimer);
-    this.reloadTimer = setTimeout(() => {
-      this.reloadTimer = null;
-      void this.reload();
-    }, 100);
-    this.reloadTimer.unref();
   }
 }
 
