@@ -84,6 +84,15 @@ paths:
               schema: { type: object, required: [n], properties: { n: { type: integer } } }
               examples:
                 café: { value: { n: 1 } }
+  /search/{ids}:
+    get:
+      security: []
+      parameters:
+        - { name: ids, in: path, required: true, schema: { type: array, items: { type: integer } } }
+        - { name: only, in: query, explode: false, schema: { type: array, items: { type: integer, maximum: 9 } } }
+        - { name: tag, in: query, schema: { type: array, items: { type: string, enum: [a, b] } } }
+        - { name: sep, in: query, style: pipeDelimited, schema: { type: array, items: { type: integer } } }
+      responses: { '200': { description: ok, content: { application/json: { schema: { type: object }, example: { found: true } } } } }
   /lists:
     post:
       security: []
@@ -116,6 +125,19 @@ components:
     expect(listed).toHaveLength(101);
     expect(listed.slice(0, 2)).toEqual(['/0: must be an integer', '/1: must be an integer']);
     expect(listed[100]).toBe('…and 4900 more violations');
+  });
+
+  it.each([
+    ['arrays in each documented style are accepted', '/search/1,2?only=3,4&tag=a&tag=b&sep=5|6', 200, undefined],
+    ['a comma-separated path array is checked item by item', '/search/1,x', 400, ['/path/ids/1: must be an integer']],
+    ['an explode:false query array is split on commas', '/search/1?only=3,10', 400, ['/query/only/1: must be <= 9']],
+    ['an exploded query array is read from repeated keys', '/search/1?tag=a&tag=c', 400, ['/query/tag/1: must be one of "a", "b"']],
+    ['a pipeDelimited array is split on pipes', '/search/1?sep=5|x', 400, ['/query/sep/1: must be an integer']],
+  ])('%s', async (_name, path, status, violations) => {
+    const response = await request(stub.url + path);
+    expect(response.status).toBe(status);
+    if (violations) expect(response.json.violations).toEqual(violations);
+    else expect(response.json).toEqual({ found: true });
   });
 
   it('redacts the spec’s API keys, header and query, in the journal', async () => {

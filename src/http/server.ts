@@ -12,6 +12,7 @@ import type { JournalEntry, JournalFilter } from '../observe/journal.js';
 import { InFlight } from './in-flight.js';
 import { originForm, serveRequest, type ServeSettings } from './serve-request.js';
 import { handleClientError } from './client-error.js';
+import { problem } from '../spec/error-renderer.js';
 
 export interface RunningStub {
   /** `http://127.0.0.1:<port>` */
@@ -38,6 +39,13 @@ export interface RunningStub {
  *   await fetch(`${stub.url}/plants`, { ... });
  *   await stub.close();
  */
+/** The admin app failed to load (a broken install): say so instead of leaving the request hanging. */
+function adminUnavailable(res: ServerResponse, error: unknown): void {
+  process.stderr.write(`the admin API could not be loaded: ${(error as Error).message}\n`);
+  const { contentType, body } = problem(500, 'the admin API could not be loaded; see the stub log');
+  res.writeHead(500, { 'content-type': contentType }).end(JSON.stringify(body));
+}
+
 export async function startStub(options: StubOptions = {}): Promise<RunningStub> {
   const resolved = resolveOptions(options);
   const stub = await Stub.create(resolved);
@@ -48,7 +56,7 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
   const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
     req.url = originForm(req.url ?? '/'); // an absolute-form target reaches /__admin too
-    if (req.url.startsWith('/__admin')) void admin().then((app) => app(req, res));
+    if (req.url.startsWith('/__admin')) admin().then((app) => app(req, res), (error: unknown) => adminUnavailable(res, error));
     else serveRequest(stub, req, res, settings);
   });
   server.on('clientError', handleClientError);

@@ -7,7 +7,7 @@ import { createDataGenerator, type DataGenerator } from '../generate/data-genera
 import type { LoadedSpec } from './load-spec.js';
 import { RouteTable } from './route-table.js';
 import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
-import { isSchema, type Schema } from './schema-view.js';
+import { deref as derefSchema, isSchema, schemaTypes, type Schema } from './schema-view.js';
 import { compileErrorRenderer, type ErrorRenderer } from './error-renderer.js';
 import { escapePointer } from '../engine/exact-json.js';
 import { ConfigError } from '../config/config-error.js';
@@ -180,7 +180,7 @@ function compileParameters(
       `/${location}`,
       true,
     );
-    const names = parameters.map((p) => String(p.value.name));
+    const names = parameters.map((p) => ({ name: String(p.value.name), delimiter: arrayDelimiter(spec, p.value, location) }));
     return [{ location, names, validate }];
   });
   if (checks.length === 0) return () => [];
@@ -189,14 +189,29 @@ function compileParameters(
     const violations: string[] = [];
     for (const { location, names, validate } of checks) {
       const values: Record<string, unknown> = {};
-      for (const name of names) {
+      for (const { name, delimiter } of names) {
         const value = location === 'path' ? pathParams[name] : location === 'query' ? queryValue(query, name) : headers[name.toLowerCase()];
-        if (value !== undefined) values[name] = value;
+        if (value !== undefined) values[name] = delimiter !== null && typeof value === 'string' ? value.split(delimiter) : value;
       }
       for (const violation of validate(values)) violations.push(violation);
     }
     return violations;
   };
+}
+
+/**
+ * How an array parameter arrives in one string (OpenAPI `style`/`explode`): `ids=1,2` for a form
+ * query with `explode: false`, `1|2` for pipeDelimited, `1,2` in a path or header (simple). A
+ * default (exploded) query array arrives as repeated keys instead, and needs no splitting.
+ */
+function arrayDelimiter(spec: LoadedSpec, parameter: Schema, location: string): string | null {
+  if (!schemaTypes(derefSchema(spec, parameter.schema)).includes('array')) return null;
+  const style = typeof parameter.style === 'string' ? parameter.style : location === 'query' ? 'form' : 'simple';
+  const explode = typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form';
+  if (style === 'pipeDelimited') return '|';
+  if (style === 'spaceDelimited') return ' ';
+  if (style === 'simple') return ',';
+  return style === 'form' && !explode ? ',' : null;
 }
 
 function queryValue(query: URLSearchParams, name: string): string | string[] | undefined {
