@@ -6,9 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { request } from './helpers/http.js';
-
-const JSON_HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' };
-const PROBLEM = 'application/problem+json';
+import { createPlant, JSON_HEADERS, PROBLEM_TYPE } from './helpers/plant.js';
 
 describe('the plant store under the review’s cases', () => {
   let stub: RunningStub;
@@ -19,10 +17,10 @@ describe('the plant store under the review’s cases', () => {
   afterAll(() => stub.close());
 
   it.each([
-    ['a blank X-Mock-Scenario is a 422, not a silent default', { 'x-mock-scenario': '  ' }, 422, PROBLEM, { type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: 'X-Mock-Scenario is empty; name a scenario (GET /__admin/scenarios lists them)' }],
-    ['a quoted Prefer value keeps its comma', { prefer: 'example="a,b"' }, 422, PROBLEM, expect.objectContaining({ detail: expect.stringMatching(/^unknown example "a,b" for POST \/plants/) })],
+    ['a blank X-Mock-Scenario is a 422, not a silent default', { 'x-mock-scenario': '  ' }, 422, PROBLEM_TYPE, { type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: 'X-Mock-Scenario is empty; name a scenario (GET /__admin/scenarios lists them)' }],
+    ['a quoted Prefer value keeps its comma', { prefer: 'example="a,b"' }, 422, PROBLEM_TYPE, expect.objectContaining({ detail: expect.stringMatching(/^unknown example "a,b" for POST \/plants/) })],
   ])('%s', async (_name, headers, status, contentType, body) => {
-    const response = await request(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: '{"id":1,"name":"Fern"}' });
+    const response = await createPlant(stub.url, '{"id":1,"name":"Fern"}', headers);
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toBe(contentType);
     expect(response.json).toEqual(body);
@@ -61,7 +59,7 @@ describe('the plant store under the review’s cases', () => {
   });
 
   it('still grants CORS to any origin on the API itself', async () => {
-    const response = await request(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_HEADERS, origin: 'https://app.example' }, body: '{"id":1,"name":"Fern"}' });
+    const response = await createPlant(stub.url, '{"id":1,"name":"Fern"}', { origin: 'https://app.example' });
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
   });
 });

@@ -1,12 +1,12 @@
 // Issue 2: the whole contract of `POST /plants`, as a table of requests and the exact answers the
 // stub owes them, over real HTTP. Then the CLI's start-up failures, by spawning `node dist/cli.js`.
-import { spawn, spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
+import { runCli, type CliRun } from './helpers/cli.js';
 import { request, type TestResponse } from './helpers/http.js';
+import { AUTH_HEADERS, JSON_HEADERS, JSON_TYPE, PROBLEM_TYPE } from './helpers/plant.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const SPEC = join(ROOT, 'openapi.yaml');
@@ -34,11 +34,7 @@ interface Case {
   json?: Record<string, unknown>;
 }
 
-const AUTH = { authorization: 'Bearer secret' };
-const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };
 const VALID = '{"id":1,"name":"Ficus"}';
-const JSON_TYPE = 'application/json';
-const PROBLEM_TYPE = 'application/problem+json';
 const INT64 = 'must be an int64 (from -9223372036854775808 to 9223372036854775807)';
 
 const error = (status: number, message: string) => JSON.stringify({ error: status, message });
@@ -84,88 +80,88 @@ const AUTHENTICATION: Case[] = [
 ];
 
 const BODY_FAILURES: Case[] = [
-  { name: 'an empty object names both missing fields', headers: JSON_AUTH, body: '{}', ...badRequest('/name: is required; /id: is required') },
-  { name: 'a missing id is named', headers: JSON_AUTH, body: '{"name":"Ficus"}', ...badRequest('/id: is required') },
-  { name: 'a missing name is named', headers: JSON_AUTH, body: '{"id":1}', ...badRequest('/name: is required') },
-  { name: 'a null name must be a string', headers: JSON_AUTH, body: '{"id":1,"name":null}', ...badRequest('/name: must be a string') },
-  { name: 'a numeric name must be a string', headers: JSON_AUTH, body: '{"id":1,"name":7}', ...badRequest('/name: must be a string') },
-  { name: 'a string id "1" must be an integer (no coercion)', headers: JSON_AUTH, body: '{"id":"1","name":"Ficus"}', ...badRequest('/id: must be an integer') },
-  { name: 'a fractional id 1.5 must be an integer', headers: JSON_AUTH, body: '{"id":1.5,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
-  { name: 'a boolean id must be an integer', headers: JSON_AUTH, body: '{"id":true,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
-  { name: 'a null tag must be a string', headers: JSON_AUTH, body: '{"id":1,"name":"Ficus","tag":null}', ...badRequest('/tag: must be a string') },
-  { name: 'every violation is reported at once', headers: JSON_AUTH, body: '{"id":"1","name":null,"tag":3}',
+  { name: 'an empty object names both missing fields', headers: JSON_HEADERS, body: '{}', ...badRequest('/name: is required; /id: is required') },
+  { name: 'a missing id is named', headers: JSON_HEADERS, body: '{"name":"Ficus"}', ...badRequest('/id: is required') },
+  { name: 'a missing name is named', headers: JSON_HEADERS, body: '{"id":1}', ...badRequest('/name: is required') },
+  { name: 'a null name must be a string', headers: JSON_HEADERS, body: '{"id":1,"name":null}', ...badRequest('/name: must be a string') },
+  { name: 'a numeric name must be a string', headers: JSON_HEADERS, body: '{"id":1,"name":7}', ...badRequest('/name: must be a string') },
+  { name: 'a string id "1" must be an integer (no coercion)', headers: JSON_HEADERS, body: '{"id":"1","name":"Ficus"}', ...badRequest('/id: must be an integer') },
+  { name: 'a fractional id 1.5 must be an integer', headers: JSON_HEADERS, body: '{"id":1.5,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
+  { name: 'a boolean id must be an integer', headers: JSON_HEADERS, body: '{"id":true,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
+  { name: 'a null tag must be a string', headers: JSON_HEADERS, body: '{"id":1,"name":"Ficus","tag":null}', ...badRequest('/tag: must be a string') },
+  { name: 'every violation is reported at once', headers: JSON_HEADERS, body: '{"id":"1","name":null,"tag":3}',
     ...badRequest('/name: must be a string; /tag: must be a string; /id: must be an integer') },
-  { name: 'an array body must be an object', headers: JSON_AUTH, body: '[]', ...badRequest('/: must be an object') },
-  { name: 'a null body must be an object', headers: JSON_AUTH, body: 'null', ...badRequest('/: must be an object') },
-  { name: 'a string body must be an object', headers: JSON_AUTH, body: '"Ficus"', ...badRequest('/: must be an object') },
-  { name: 'an empty body is refused: the body is required', headers: JSON_AUTH, body: '', ...badRequest('/: a request body is required') },
-  { name: 'a body of only whitespace is invalid JSON', headers: JSON_AUTH, body: '  \n ', ...badRequest('/: invalid JSON: the body is empty') },
-  { name: 'malformed JSON names the line and column of the problem', headers: JSON_AUTH, body: '{\n  "id": 1,\n  "name": }',
+  { name: 'an array body must be an object', headers: JSON_HEADERS, body: '[]', ...badRequest('/: must be an object') },
+  { name: 'a null body must be an object', headers: JSON_HEADERS, body: 'null', ...badRequest('/: must be an object') },
+  { name: 'a string body must be an object', headers: JSON_HEADERS, body: '"Ficus"', ...badRequest('/: must be an object') },
+  { name: 'an empty body is refused: the body is required', headers: JSON_HEADERS, body: '', ...badRequest('/: a request body is required') },
+  { name: 'a body of only whitespace is invalid JSON', headers: JSON_HEADERS, body: '  \n ', ...badRequest('/: invalid JSON: the body is empty') },
+  { name: 'malformed JSON names the line and column of the problem', headers: JSON_HEADERS, body: '{\n  "id": 1,\n  "name": }',
     ...badRequest("/: invalid JSON at line 3, column 11: Unexpected token '}'") },
-  { name: 'malformed JSON does not quote the body back in the message', headers: JSON_AUTH, body: '{"id":NaN,"name":"Ficus"}',
+  { name: 'malformed JSON does not quote the body back in the message', headers: JSON_HEADERS, body: '{"id":NaN,"name":"Ficus"}',
     ...badRequest("/: invalid JSON at line 1, column 7: Unexpected token 'N'") },
-  { name: 'truncated JSON names where it ends', headers: JSON_AUTH, body: '{"id":1,"name":"Fi',
+  { name: 'truncated JSON names where it ends', headers: JSON_HEADERS, body: '{"id":1,"name":"Fi',
     ...badRequest('/: invalid JSON at line 1, column 19: Unterminated string') },
-  { name: 'bytes that are not UTF-8 are refused', headers: JSON_AUTH,
+  { name: 'bytes that are not UTF-8 are refused', headers: JSON_HEADERS,
     body: Buffer.concat([Buffer.from('{"id":1,"name":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]),
     ...badRequest('/: the body is not valid UTF-8') },
-  { name: 'a text/plain body is refused, naming the accepted type', headers: { ...AUTH, 'content-type': 'text/plain' }, body: VALID,
+  { name: 'a text/plain body is refused, naming the accepted type', headers: { ...AUTH_HEADERS, 'content-type': 'text/plain' }, body: VALID,
     ...badRequest('/: the content type "text/plain" is not accepted; send application/json') },
-  { name: 'a body without a content type is refused', headers: AUTH, body: Buffer.from(VALID),
+  { name: 'a body without a content type is refused', headers: AUTH_HEADERS, body: Buffer.from(VALID),
     ...badRequest('/: the content type is missing; send application/json') },
-  { name: 'a latin1 charset is refused: JSON bodies are UTF-8', headers: { ...AUTH, 'content-type': 'application/json; charset=latin1' }, body: VALID,
+  { name: 'a latin1 charset is refused: JSON bodies are UTF-8', headers: { ...AUTH_HEADERS, 'content-type': 'application/json; charset=latin1' }, body: VALID,
     ...badRequest('/: charset "latin1" is not supported; JSON bodies must be UTF-8') },
-  { name: 'application/json; charset=utf-8 is accepted', headers: { ...AUTH, 'content-type': 'application/json; charset=utf-8' }, body: VALID,
+  { name: 'application/json; charset=utf-8 is accepted', headers: { ...AUTH_HEADERS, 'content-type': 'application/json; charset=utf-8' }, body: VALID,
     ...echoed('{"name":"Ficus"}') },
-  { name: 'the media type is case-insensitive', headers: { ...AUTH, 'content-type': 'Application/JSON' }, body: VALID,
+  { name: 'the media type is case-insensitive', headers: { ...AUTH_HEADERS, 'content-type': 'Application/JSON' }, body: VALID,
     ...echoed('{"name":"Ficus"}') },
 ];
 
 const INT64_BOUNDARIES: Case[] = [
-  { name: 'the largest int64 9223372036854775807 is a valid id', headers: JSON_AUTH, body: '{"id":9223372036854775807,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
-  { name: 'the smallest int64 -9223372036854775808 is a valid id', headers: JSON_AUTH, body: '{"id":-9223372036854775808,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
-  { name: 'one above int64, 9223372036854775808, is refused (not rounded into range)', headers: JSON_AUTH,
+  { name: 'the largest int64 9223372036854775807 is a valid id', headers: JSON_HEADERS, body: '{"id":9223372036854775807,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'the smallest int64 -9223372036854775808 is a valid id', headers: JSON_HEADERS, body: '{"id":-9223372036854775808,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'one above int64, 9223372036854775808, is refused (not rounded into range)', headers: JSON_HEADERS,
     body: '{"id":9223372036854775808,"name":"Ficus"}', ...badRequest(`/id: ${INT64}`) },
-  { name: 'one below int64, -9223372036854775809, is refused', headers: JSON_AUTH,
+  { name: 'one below int64, -9223372036854775809, is refused', headers: JSON_HEADERS,
     body: '{"id":-9223372036854775809,"name":"Ficus"}', ...badRequest(`/id: ${INT64}`) },
-  { name: 'an id of 1e400 is refused as out of range', headers: JSON_AUTH, body: '{"id":1e400,"name":"Ficus"}', ...badRequest(`/id: ${INT64}`) },
-  { name: 'an id of 9.3e18 is refused as out of range', headers: JSON_AUTH, body: '{"id":9.3e18,"name":"Ficus"}', ...badRequest(`/id: ${INT64}`) },
-  { name: 'an id of 1.0 is an integer', headers: JSON_AUTH, body: '{"id":1.0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
-  { name: 'an id of 1e2 is an integer', headers: JSON_AUTH, body: '{"id":1e2,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
-  { name: 'an id of 0 is valid', headers: JSON_AUTH, body: '{"id":0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
-  { name: 'an id of -0 is the integer 0', headers: JSON_AUTH, body: '{"id":-0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
-  { name: 'an id of 0e0 is the integer 0', headers: JSON_AUTH, body: '{"id":0e0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
-  { name: 'the largest int64 written 9223372036854775807.0 is valid', headers: JSON_AUTH, body: '{"id":9223372036854775807.0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
-  { name: 'the largest int64 written 92233720368547758070e-1 is valid', headers: JSON_AUTH, body: '{"id":92233720368547758070e-1,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
-  { name: 'an id of 1e-400 is a fraction, not 0 (no rounding on the way)', headers: JSON_AUTH, body: '{"id":1e-400,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
-  { name: 'an id of 0.99999999999999999999 is a fraction, not 1', headers: JSON_AUTH, body: '{"id":0.99999999999999999999,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
-  { name: 'an id of 1.00000000000000000001 is a fraction, not 1', headers: JSON_AUTH, body: '{"id":1.00000000000000000001,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
+  { name: 'an id of 1e400 is refused as out of range', headers: JSON_HEADERS, body: '{"id":1e400,"name":"Ficus"}', ...badRequest(`/id: ${INT64}`) },
+  { name: 'an id of 9.3e18 is refused as out of range', headers: JSON_HEADERS, body: '{"id":9.3e18,"name":"Ficus"}', ...badRequest(`/id: ${INT64}`) },
+  { name: 'an id of 1.0 is an integer', headers: JSON_HEADERS, body: '{"id":1.0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'an id of 1e2 is an integer', headers: JSON_HEADERS, body: '{"id":1e2,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'an id of 0 is valid', headers: JSON_HEADERS, body: '{"id":0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'an id of -0 is the integer 0', headers: JSON_HEADERS, body: '{"id":-0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'an id of 0e0 is the integer 0', headers: JSON_HEADERS, body: '{"id":0e0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'the largest int64 written 9223372036854775807.0 is valid', headers: JSON_HEADERS, body: '{"id":9223372036854775807.0,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'the largest int64 written 92233720368547758070e-1 is valid', headers: JSON_HEADERS, body: '{"id":92233720368547758070e-1,"name":"Ficus"}', ...echoed('{"name":"Ficus"}') },
+  { name: 'an id of 1e-400 is a fraction, not 0 (no rounding on the way)', headers: JSON_HEADERS, body: '{"id":1e-400,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
+  { name: 'an id of 0.99999999999999999999 is a fraction, not 1', headers: JSON_HEADERS, body: '{"id":0.99999999999999999999,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
+  { name: 'an id of 1.00000000000000000001 is a fraction, not 1', headers: JSON_HEADERS, body: '{"id":1.00000000000000000001,"name":"Ficus"}', ...badRequest('/id: must be an integer') },
 ];
 
 const ECHO: Case[] = [
-  { name: 'the echo leaves tag out when it was not sent, and never returns the id', headers: JSON_AUTH, body: '{"id":42,"name":"Monstera"}',
+  { name: 'the echo leaves tag out when it was not sent, and never returns the id', headers: JSON_HEADERS, body: '{"id":42,"name":"Monstera"}',
     ...echoed('{"name":"Monstera"}') },
-  { name: 'the echo returns name and tag', headers: JSON_AUTH, body: '{"id":42,"name":"Monstera","tag":"aroid"}',
+  { name: 'the echo returns name and tag', headers: JSON_HEADERS, body: '{"id":42,"name":"Monstera","tag":"aroid"}',
     ...echoed('{"name":"Monstera","tag":"aroid"}') },
-  { name: 'fields the Plant schema does not name are dropped from the echo', headers: JSON_AUTH,
+  { name: 'fields the Plant schema does not name are dropped from the echo', headers: JSON_HEADERS,
     body: '{"id":42,"name":"Monstera","colour":"green","nested":{"a":1},"tag":"aroid"}', ...echoed('{"name":"Monstera","tag":"aroid"}') },
-  { name: 'unicode names round-trip exactly', headers: JSON_AUTH, body: '{"id":1,"name":"Ficus 🌿 élastica 日本語 \\u00e9 \\ud83c\\udf35","tag":"ü"}',
+  { name: 'unicode names round-trip exactly', headers: JSON_HEADERS, body: '{"id":1,"name":"Ficus 🌿 élastica 日本語 \\u00e9 \\ud83c\\udf35","tag":"ü"}',
     ...echoed(JSON.stringify({ name: 'Ficus 🌿 élastica 日本語 é 🌵', tag: 'ü' })) },
-  { name: 'an empty name is a string and is echoed', headers: JSON_AUTH, body: '{"id":1,"name":""}', ...echoed('{"name":""}') },
+  { name: 'an empty name is a string and is echoed', headers: JSON_HEADERS, body: '{"id":1,"name":""}', ...echoed('{"name":""}') },
 ];
 
 const BIG_BODY = JSON.stringify({ id: 1, name: 'x'.repeat(2000) });
 
 const LIMITS_AND_ROUTING: Case[] = [
-  { name: 'a body over maxBodyBytes is 413 in the API error shape', stub: 'small', headers: JSON_AUTH, body: BIG_BODY,
+  { name: 'a body over maxBodyBytes is 413 in the API error shape', stub: 'small', headers: JSON_HEADERS, body: BIG_BODY,
     status: 413, headersOut: { 'content-type': JSON_TYPE }, text: error(413, 'the request body is larger than 1024 bytes') },
-  { name: 'a body just under maxBodyBytes is served', stub: 'small', headers: JSON_AUTH, body: JSON.stringify({ id: 1, name: 'x'.repeat(1000) }),
+  { name: 'a body just under maxBodyBytes is served', stub: 'small', headers: JSON_HEADERS, body: JSON.stringify({ id: 1, name: 'x'.repeat(1000) }),
     ...echoed(JSON.stringify({ name: 'x'.repeat(1000) })) },
-  { name: 'an unknown path is a 404 problem', method: 'GET', path: '/nope', headers: AUTH,
+  { name: 'an unknown path is a 404 problem', method: 'GET', path: '/nope', headers: AUTH_HEADERS,
     status: 404, headersOut: { 'content-type': PROBLEM_TYPE }, json: { status: 404, title: 'Not Found', detail: 'no operation of the spec matches GET /nope' } },
-  { name: 'POST to an unknown path is a 404 problem too', path: '/plants/1', headers: JSON_AUTH, body: VALID,
+  { name: 'POST to an unknown path is a 404 problem too', path: '/plants/1', headers: JSON_HEADERS, body: VALID,
     status: 404, headersOut: { 'content-type': PROBLEM_TYPE }, json: { status: 404, title: 'Not Found' } },
-  { name: 'GET /plants is 405 naming POST in Allow', method: 'GET', path: '/plants', headers: AUTH,
+  { name: 'GET /plants is 405 naming POST in Allow', method: 'GET', path: '/plants', headers: AUTH_HEADERS,
     status: 405, headersOut: { 'content-type': PROBLEM_TYPE, allow: 'POST' },
     json: { status: 405, title: 'Method Not Allowed', detail: 'GET is not allowed on /plants; allowed: POST' } },
   { name: 'DELETE /plants is 405 naming POST in Allow', method: 'DELETE', path: '/plants',
@@ -181,7 +177,7 @@ const CORS: Case[] = [
     headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': PREFLIGHT_HEADERS.join(',') },
     status: 204, text: '',
     headersOut: { 'access-control-allow-origin': 'http://localhost:5173', 'access-control-allow-methods': /\bPOST\b/, 'access-control-max-age': /^\d+$/ } },
-  { name: 'a POST from a browser origin gets the origin reflected', headers: { ...JSON_AUTH, origin: 'http://localhost:5173' }, body: VALID,
+  { name: 'a POST from a browser origin gets the origin reflected', headers: { ...JSON_HEADERS, origin: 'http://localhost:5173' }, body: VALID,
     ...echoed('{"name":"Ficus"}'), headersOut: { 'access-control-allow-origin': 'http://localhost:5173', 'x-mock-scenario': 'echo', 'access-control-expose-headers': /X-Mock-Scenario/i } },
   { name: 'a 401 to a browser origin still carries CORS headers, so the page can read it', headers: { 'content-type': JSON_TYPE, origin: 'https://app.example' }, body: VALID,
     ...unauthorized('the Authorization header is missing; send "Authorization: Bearer <credentials>"'),
@@ -255,7 +251,7 @@ describe('POST /plants contract', () => {
   });
 
   it('the server keeps serving after a 413', async () => {
-    const response = await request(`${stubs.small.url}/plants`, { method: 'POST', headers: JSON_AUTH, body: VALID });
+    const response = await request(`${stubs.small.url}/plants`, { method: 'POST', headers: JSON_HEADERS, body: VALID });
     expect(response.status).toBe(200);
   });
 
@@ -288,7 +284,7 @@ function expectResponse(response: TestResponse, c: Case): void {
 /** POST with Transfer-Encoding: chunked, one write per chunk; resolves with the answer. */
 function chunkedPost(url: string, chunks: string[]): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { ...JSON_AUTH, 'transfer-encoding': 'chunked' } }, (res) => {
+    const req = httpRequest(url, { method: 'POST', headers: { ...JSON_HEADERS, 'transfer-encoding': 'chunked' } }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (part: Buffer) => parts.push(part));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(parts).toString('utf8') }));
@@ -314,55 +310,6 @@ function chunkedPost(url: string, chunks: string[]): Promise<{ status: number; h
 
 // --- The CLI -----------------------------------------------------------------------------------
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * The CLI to spawn: dist/cli.js when it is newer than every source file (`npm test` builds it in
- * pretest), else a private build, so that other test files spawning dist/ never see half-written
- * files while this one rebuilds.
- */
-function builtCli(): string {
-  const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((entry) => {
-      const path = join(dir, entry.name);
-      return entry.isDirectory() ? newest(path) : statSync(path).mtimeMs;
-    }));
-  const dist = join(ROOT, 'dist', 'cli.js');
-  if (existsSync(dist) && statSync(dist).mtimeMs >= newest(join(ROOT, 'src'))) return dist;
-  // Under node_modules/ so the build still resolves the project's dependencies.
-  const outDir = join(ROOT, 'node_modules', '.cache', 'contract-test-cli');
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--outDir', outDir], {
-    cwd: ROOT, encoding: 'utf8', timeout: 120_000,
-  });
-  if (build.status !== 0) throw new Error(`building the CLI failed:\n${build.stdout}${build.stderr}`);
-  return join(outDir, 'cli.js');
-}
-
-let cli = '';
-
-function runCli(args: string[], timeoutMs = 10_000): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: ROOT, env: { ...process.env, PORT: '', HOST: '', STUB_TOKENS: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`node dist/cli.js ${args.join(' ')} did not exit within ${timeoutMs} ms; stderr: ${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 function expectOneLineFailure(run: CliRun): string {
   expect(run.code).not.toBe(0);
   expect(run.code).not.toBeNull();
@@ -374,10 +321,6 @@ function expectOneLineFailure(run: CliRun): string {
 }
 
 describe('the CLI', () => {
-  beforeAll(() => {
-    cli = builtCli();
-  }, 120_000);
-
   it('--help prints the usage and exits 0', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);

@@ -1,14 +1,14 @@
 // Coverage through the real server: which documented statuses and fixture scenarios of each
 // operation a request exercised since the last reset, over HTTP, from code, and written on stop.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStub, type CoverageReport, type RunningStub } from '../src/index.js';
-import { post, request } from './helpers/http.js';
+import { startCli } from './helpers/cli.js';
+import { request } from './helpers/http.js';
+import { createPlant, JSON_HEADERS } from './helpers/plant.js';
 
-const AUTH = { authorization: 'Bearer coverage-token', 'content-type': 'application/json' };
 const PLANT = '{"id":1,"name":"Fern"}';
 const STATUSES = ['200', '400'];
 const SCENARIOS: Array<[string, number]> = [['duplicate-id', 400], ['unknown-tag', 400], ['name-too-long', 400], ['slow-create', 200]];
@@ -36,8 +36,8 @@ interface Sent {
   body?: string;
 }
 
-const valid: Sent = { headers: AUTH, body: PLANT };
-const scenario = (name: string, extra: Record<string, string> = {}): Sent => ({ headers: { ...AUTH, 'x-mock-scenario': name, ...extra }, body: PLANT });
+const valid: Sent = { headers: JSON_HEADERS, body: PLANT };
+const scenario = (name: string, extra: Record<string, string> = {}): Sent => ({ headers: { ...JSON_HEADERS, 'x-mock-scenario': name, ...extra }, body: PLANT });
 
 let stub: RunningStub;
 
@@ -60,18 +60,18 @@ describe('coverage report', () => {
   const cases: Array<[string, Sent[], Record<string, number>]> = [
     ['a fresh stub lists every documented status and every scenario as not exercised', [], {}],
     ['a valid create exercises the documented 200', [valid], { '200': 1 }],
-    ['a request the stub rejects as invalid exercises the documented 400', [{ headers: AUTH, body: '{"id":1}' }, { headers: AUTH, body: '{' }], { '400': 2 }],
+    ['a request the stub rejects as invalid exercises the documented 400', [{ headers: JSON_HEADERS, body: '{"id":1}' }, { headers: JSON_HEADERS, body: '{' }], { '400': 2 }],
     ['a scenario-served answer exercises both the scenario and its status', [scenario('duplicate-id')], { '400': 1, 'duplicate-id': 1 }],
     ['a 200 scenario counts for 200 (its delay overridden)', [scenario('slow-create', { 'x-mock-delay': '0' })], { '200': 1, 'slow-create': 1 }],
-    ['Prefer: code=400 serves and exercises the first 400 scenario', [{ headers: { ...AUTH, prefer: 'code=400' }, body: PLANT }], { '400': 1, 'duplicate-id': 1 }],
+    ['Prefer: code=400 serves and exercises the first 400 scenario', [{ headers: { ...JSON_HEADERS, prefer: 'code=400' }, body: PLANT }], { '400': 1, 'duplicate-id': 1 }],
     [
       'answers the spec does not document (401, 404, 405, unknown scenario, undocumented Prefer code) exercise nothing',
       [
         { headers: { 'content-type': 'application/json' }, body: PLANT },
         { method: 'GET', path: '/nowhere' },
-        { method: 'GET', headers: AUTH },
+        { method: 'GET', headers: JSON_HEADERS },
         scenario('no-such-scenario'),
-        { headers: { ...AUTH, prefer: 'code=418' }, body: PLANT },
+        { headers: { ...JSON_HEADERS, prefer: 'code=418' }, body: PLANT },
       ],
       {},
     ],
@@ -97,7 +97,7 @@ describe('coverage report', () => {
     const put = await request(`${stub.url}/__admin/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"name":"name-too-long"}' });
     expect(put.status).toBe(200);
     try {
-      expect((await post(`${stub.url}/plants`, PLANT, AUTH)).status).toBe(400);
+      expect((await createPlant(stub.url, PLANT)).status).toBe(400);
     } finally {
       await request(`${stub.url}/__admin/scenario`, { method: 'DELETE' });
     }
@@ -107,7 +107,7 @@ describe('coverage report', () => {
   it('a scenario chosen with useScenario() counts as that scenario', async () => {
     stub.useScenario('unknown-tag');
     try {
-      expect((await post(`${stub.url}/plants`, PLANT, AUTH)).json).toMatchObject({ error: 1002 });
+      expect((await createPlant(stub.url, PLANT)).json).toMatchObject({ error: 1002 });
     } finally {
       stub.clearScenario();
     }
@@ -143,20 +143,14 @@ describe('coverage written on stop', () => {
 
   it('the CLI writes --coverage-out FILE and prints a short coverage table on shutdown', async () => {
     const file = join(dir, 'cli.json');
-    const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--no-watch', '--coverage-out', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const cli = await startCli(['--port', '0', '--no-watch', '--coverage-out', file]);
     try {
-      const deadline = Date.now() + 10_000;
-      while (!/ listening on http:\/\/\S+/.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
-      const url = / listening on (http:\/\/\S+)/.exec(stdout)?.[1];
-      expect(url, `the CLI did not start: ${stdout}`).toBeDefined();
-      await sendAll(url!, [valid, scenario('duplicate-id'), { headers: AUTH, body: '{}' }]);
+      await sendAll(cli.url, [valid, scenario('duplicate-id'), { headers: JSON_HEADERS, body: '{}' }]);
     } finally {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      await cli.stop('SIGTERM');
     }
-    expect(await exited).toBe(0);
+    const { code, stdout } = await cli.exited;
+    expect(code).toBe(0);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(report({ '200': 1, '400': 2, 'duplicate-id': 1 }));
     const table = stdout.slice(stdout.indexOf('coverage: '));
     expect(table.split('\n').slice(0, 8)).toEqual([

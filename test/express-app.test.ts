@@ -6,8 +6,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStubApp, type StubApp } from '../src/index.js';
 import { request } from './helpers/http.js';
-
-const JSON_HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' };
+import { createPlant, JSON_HEADERS } from './helpers/plant.js';
 
 async function listen(app: express.Express): Promise<{ server: Server; url: string }> {
   const server = app.listen(0, '127.0.0.1');
@@ -55,7 +54,7 @@ describe('the stub mounted at /api in a user app with routes of its own', () => 
 
   it('journals what came through the mount, path relative to the mount point', async () => {
     stubApp.stub.reset();
-    await request(`${url}/api/plants`, { method: 'POST', headers: JSON_HEADERS, body: '{"id":9223372036854775807,"name":"Big"}' });
+    await createPlant(`${url}/api`, '{"id":9223372036854775807,"name":"Big"}');
     expect(stubApp.stub.requests().map(({ method, path, status, body }) => ({ method, path, status, body }))).toEqual([
       { method: 'POST', path: '/plants', status: 200, body: expect.anything() },
     ]);
@@ -70,12 +69,12 @@ describe('the stub mounted after a body parser the user already has', () => {
     app.use(stubApp);
     const { server, url } = await listen(app);
     try {
-      const ok = await request(`${url}/plants`, { method: 'POST', headers: JSON_HEADERS, body: '{"id":2,"name":"Ivy","extra":true}' });
+      const ok = await createPlant(url, '{"id":2,"name":"Ivy","extra":true}');
       expect([ok.status, ok.json]).toEqual([200, { name: 'Ivy' }]);
-      const bad = await request(`${url}/plants`, { method: 'POST', headers: JSON_HEADERS, body: '{"id":2.5,"name":"Ivy"}' });
+      const bad = await createPlant(url, '{"id":2.5,"name":"Ivy"}');
       expect([bad.status, bad.json]).toEqual([400, { error: 400, message: '/id: must be an integer' }]);
       // `{}` is a body, not the absence of one: its violations, not "a request body is required".
-      const empty = await request(`${url}/plants`, { method: 'POST', headers: JSON_HEADERS, body: '{}' });
+      const empty = await createPlant(url, '{}');
       expect([empty.status, empty.json]).toEqual([400, { error: 400, message: '/name: is required; /id: is required' }]);
     } finally {
       server.close();

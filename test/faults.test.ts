@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, ConfigError, type RunningStub } from '../src/index.js';
+import { createPlant, JSON_HEADERS } from './helpers/plant.js';
 
-const HEADERS = { authorization: 'Bearer fault-test', 'content-type': 'application/json' };
 const BODY = '{"id":42,"name":"Fern","tag":"fern"}';
 const ECHO = '{"name":"Fern","tag":"fern"}';
 const FAULTS = ['reset', 'close', 'timeout', 'malformed'] as const;
@@ -38,12 +38,16 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function post(headers: Record<string, string>, signal?: AbortSignal) {
-  return fetch(`${stub.url}/plants`, { method: 'POST', headers: { ...HEADERS, ...headers }, body: BODY, signal });
+/**
+ * POST /plants with BODY as a bare fetch: the Response comes back before its body is read, so a
+ * test can see the declared Content-Length of an answer that is then cut short.
+ */
+function postRaw(headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: BODY, signal });
 }
 
 async function expectCleanEcho(): Promise<void> {
-  const res = await post({});
+  const res = await postRaw({});
   expect(res.status).toBe(200);
   expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(ECHO)));
   expect(await res.text()).toBe(ECHO);
@@ -52,12 +56,12 @@ async function expectCleanEcho(): Promise<void> {
 /** What the client observes for each fault, asserted the same way whatever asked for it. */
 const observe: Record<Fault, (headers: Record<string, string>) => Promise<void>> = {
   async reset(headers) {
-    const error = await post(headers).then(() => null, (e: Error) => e);
+    const error = await postRaw(headers).then(() => null, (e: Error) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(String((error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error & { cause?: Error }).cause?.message)).toMatch(/ECONNRESET|UND_ERR_SOCKET|other side closed/);
   },
   async close(headers) {
-    const res = await post(headers);
+    const res = await postRaw(headers);
     const declared = Number(res.headers.get('content-length'));
     expect(declared).toBeGreaterThan(0);
     // Either the body read fails (the socket closed early) or it is shorter than declared.
@@ -66,12 +70,12 @@ const observe: Record<Fault, (headers: Record<string, string>) => Promise<void>>
   },
   async timeout(headers) {
     const started = performance.now();
-    const error = await post(headers, AbortSignal.timeout(500)).then(() => null, (e: Error) => e);
+    const error = await postRaw(headers, AbortSignal.timeout(500)).then(() => null, (e: Error) => e);
     expect(error?.name).toBe('TimeoutError');
     expect(performance.now() - started).toBeGreaterThanOrEqual(450);
   },
   async malformed(headers) {
-    const res = await post(headers);
+    const res = await postRaw(headers);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     const text = await res.text();
@@ -95,7 +99,7 @@ describe('faults injected on request', () => {
   });
 
   it('a fixture fault on an error status cuts that answer short too', async () => {
-    const res = await post({ 'x-mock-scenario': 'fault-close-error' });
+    const res = await postRaw({ 'x-mock-scenario': 'fault-close-error' });
     expect(res.status).toBe(400);
     const declared = Number(res.headers.get('content-length'));
     expect(await res.arrayBuffer().then((b) => b.byteLength, () => -1)).toBeLessThan(declared);
@@ -103,7 +107,7 @@ describe('faults injected on request', () => {
   });
 
   it('X-Mock-Fault overrides the fault of a fixture', async () => {
-    const res = await post({ 'x-mock-scenario': 'fault-reset', 'x-mock-fault': 'malformed' });
+    const res = await postRaw({ 'x-mock-scenario': 'fault-reset', 'x-mock-fault': 'malformed' });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(() => JSON.parse(text)).toThrow(SyntaxError);
@@ -111,7 +115,7 @@ describe('faults injected on request', () => {
   });
 
   it('many held timeout faults at once do not stop other requests', async () => {
-    const held = Array.from({ length: 20 }, () => post({ 'x-mock-fault': 'timeout' }, AbortSignal.timeout(800)).then(() => 'answered', (e: Error) => e.name));
+    const held = Array.from({ length: 20 }, () => postRaw({ 'x-mock-fault': 'timeout' }, AbortSignal.timeout(800)).then(() => 'answered', (e: Error) => e.name));
     await new Promise((r) => setTimeout(r, 100));
     await expectCleanEcho();
     expect(new Set(await Promise.all(held))).toEqual(new Set(['TimeoutError']));
@@ -127,9 +131,9 @@ describe('no fault unless asked', () => {
   it('a scenario without fault: is served whole', async () => {
     const running = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtures', port: 0, watch: false });
     try {
-      const res = await fetch(`${running.url}/plants`, { method: 'POST', headers: { ...HEADERS, 'x-mock-scenario': 'duplicate-id' }, body: BODY });
+      const res = await createPlant(running.url, BODY, { 'x-mock-scenario': 'duplicate-id' });
       expect(res.status).toBe(400);
-      expect(await res.text()).toBe('{"error":1001,"message":"A plant with this id already exists"}');
+      expect(res.text).toBe('{"error":1001,"message":"A plant with this id already exists"}');
     } finally {
       await running.close();
     }
@@ -142,7 +146,7 @@ describe('no fault unless asked', () => {
     { value: '', shown: '' },
   ];
   it.each(invalid)('X-Mock-Fault: "$value" is a 422 problem naming the known faults', async ({ value, shown }) => {
-    const res = await post({ 'x-mock-fault': value });
+    const res = await postRaw({ 'x-mock-fault': value });
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(await res.json()).toEqual({

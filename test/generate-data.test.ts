@@ -1,10 +1,14 @@
-import { describe, expect, it , beforeAll} from 'vitest';
+// The data generator on its own, without a server: every value it makes validates against its
+// schema (3.1 keywords, 3.0 nullable and boolean bounds, recursion), a seed makes it repeat, and a
+// schema no value satisfies gives null instead of an exception.
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import AjvDraft04Module from 'ajv-draft-04';
 import type { Ajv, Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { createDataGenerator } from '../src/generate/data-generator.js';
 import { loadGeneratorLibraries } from '../src/generate/generator-libraries.js';
+import { UUID } from './helpers/plant.js';
 
 // The libraries load lazily in the server; here they are loaded up front once.
 beforeAll(() => loadGeneratorLibraries());
@@ -15,7 +19,6 @@ const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }
 
 type Json = Record<string, unknown>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEYS = Array.from({ length: 40 }, (_, i) => `GET /plants/${i}`);
 
 /** Keyword cases: each becomes `components.schemas[name]`; every generated value must validate and pass `check`. */

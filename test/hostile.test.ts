@@ -2,18 +2,19 @@
 // broken encodings, malformed HTTP on raw sockets, dropped and slow clients, bad start-up
 // configuration and the admin token. The server must answer each with a documented 4xx, keep
 // serving, and never crash, leak a stack trace or leak a credential.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
+import { runCli } from './helpers/cli.js';
+import { post } from './helpers/http.js';
+import { AUTH_HEADERS, createPlant, JSON_HEADERS } from './helpers/plant.js';
 
 const SPEC = 'openapi.yaml';
 const FIXTURES = 'fixtures';
-const TOKEN = 'Bearer hostile-test-token';
-const JSON_HEADERS = { authorization: TOKEN, 'content-type': 'application/json' };
+const TOKEN = AUTH_HEADERS.authorization;
 const SMALL_LIMIT = 4096;
 
 interface RawAnswer {
@@ -85,9 +86,10 @@ function head(method: string, path: string, headers: Record<string, string | num
   return lines.join('\r\n') + '\r\n\r\n';
 }
 
-async function postPlants(stub: RunningStub, body: string | Uint8Array, headers: Record<string, string> = JSON_HEADERS, path = '/plants') {
-  const res = await fetch(`${stub.url}${path}`, { method: 'POST', headers, body: typeof body === 'string' ? body : new Uint8Array(body) });
-  return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
+/** POST /plants with JSON_HEADERS: the status, Content-Type and body text, to compare whole. */
+async function postPlants(stub: RunningStub, body: string | Buffer) {
+  const res = await createPlant(stub.url, body);
+  return { status: res.status, contentType: res.headers.get('content-type'), body: res.text };
 }
 
 /** A follow-up request that proves the server still serves. */
@@ -198,7 +200,7 @@ describe('hostile request bodies', () => {
 
   it('after every pollution attempt, later answers and this process carry no injected property', async () => {
     for (const { body } of pollution) await postPlants(stub, body);
-    await postPlants(stub, '{"id":1,"name":"a"}', JSON_HEADERS, '/plants?__proto__=x&constructor=y&__proto__[tag]=z');
+    await post(`${stub.url}/plants?__proto__=x&constructor=y&__proto__[tag]=z`, '{"id":1,"name":"a"}', JSON_HEADERS);
     const later = await postPlants(stub, '{"id":2,"name":"b"}');
     expect(later).toEqual({ status: 200, contentType: 'application/json', body: '{"name":"b"}' });
     const probe: Record<string, unknown> = {};
@@ -346,37 +348,12 @@ describe('malformed HTTP on raw sockets', () => {
   });
 });
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], timeoutMs = 10_000): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/cli.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the CLI did not exit within ${timeoutMs} ms; stdout: ${stdout} stderr: ${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 describe('bad configuration stops the CLI with one line on stderr', () => {
   let dir: string;
   let blocker: net.Server;
   let busyPort: number;
 
   beforeAll(async () => {
-    await readFile('dist/cli.js'); // run `npm run build` first (npm test does)
     dir = await mkdtemp(join(tmpdir(), 'stub-hostile-'));
     await writeFile(join(dir, 'bad.yaml'), 'openapi: 3.1.0\ninfo:\n  title: x\n  version: "1"\npaths:\n  /a:\n    get: [unclosed\n');
     const spec = await readFile(SPEC, 'utf8');

@@ -1,16 +1,16 @@
 // The request journal, through the real server: GET /__admin/requests shows what clients sent and
 // what they got, oldest first, with exact numbers, redacted credentials, filters and a bound.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStub, type JournalEntry, type RunningStub } from '../src/index.js';
+import { startCli } from './helpers/cli.js';
 import { post, request } from './helpers/http.js';
+import { AUTH_HEADERS, createPlant, JSON_HEADERS, UUID } from './helpers/plant.js';
 
+/** A credential distinctive enough that finding it anywhere in the journal means it leaked. */
 const TOKEN = 'journal-secret-7f3a';
-const JSON_AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const BIG_ID = '9223372036854775807';
 
 let stub: RunningStub;
@@ -45,27 +45,27 @@ describe('journal entries', () => {
   const cases: Array<[string, Sent, Partial<JournalEntry>]> = [
     [
       'a valid create is journaled with its parsed query, its body, 200 and the echo label',
-      { target: '/plants?source=test&tag=a&tag=b', headers: JSON_AUTH, body: '{"id":42,"name":"Fern","tag":"fern"}' },
+      { target: '/plants?source=test&tag=a&tag=b', headers: JSON_HEADERS, body: '{"id":42,"name":"Fern","tag":"fern"}' },
       { method: 'POST', path: '/plants', query: { source: 'test', tag: ['a', 'b'] }, body: { id: 42, name: 'Fern', tag: 'fern' }, status: 200, scenario: 'echo', violations: [] },
     ],
     [
       'a body without its name is journaled with the violation as a pointer and a reason',
-      { target: '/plants', headers: JSON_AUTH, body: '{"id":1}' },
+      { target: '/plants', headers: JSON_HEADERS, body: '{"id":1}' },
       { method: 'POST', path: '/plants', query: {}, body: { id: 1 }, status: 400, scenario: null, violations: ['/name: is required'] },
     ],
     [
       'a body with wrong types is journaled with every violation',
-      { target: '/plants', headers: JSON_AUTH, body: '{"id":"1","name":3}' },
+      { target: '/plants', headers: JSON_HEADERS, body: '{"id":"1","name":3}' },
       { method: 'POST', path: '/plants', query: {}, body: { id: '1', name: 3 }, status: 400, scenario: null, violations: ['/name: must be a string', '/id: must be an integer'] },
     ],
     [
       'malformed JSON is journaled as the text received',
-      { target: '/plants', headers: JSON_AUTH, body: '{"id": 1,' },
+      { target: '/plants', headers: JSON_HEADERS, body: '{"id": 1,' },
       { method: 'POST', path: '/plants', query: {}, body: '{"id": 1,', status: 400, scenario: null, violations: ['/: invalid JSON at line 1, column 10: Expected double-quoted property name'] },
     ],
     [
       'a scenario-served answer is journaled with the scenario name and no violations',
-      { target: '/plants', headers: { ...JSON_AUTH, 'x-mock-scenario': 'duplicate-id' }, body: '{"id":1,"name":"Fern"}' },
+      { target: '/plants', headers: { ...JSON_HEADERS, 'x-mock-scenario': 'duplicate-id' }, body: '{"id":1,"name":"Fern"}' },
       { method: 'POST', path: '/plants', query: {}, body: { id: 1, name: 'Fern' }, status: 400, scenario: 'duplicate-id', violations: [] },
     ],
     [
@@ -90,7 +90,7 @@ describe('journal entries', () => {
 
   it('keeps every digit of an int64 id above 2^53 in the journal JSON text', async () => {
     const body = `{"id":${BIG_ID},"name":"Fern"}`;
-    expect((await post(`${stub.url}/plants`, body, JSON_AUTH)).status).toBe(200);
+    expect((await createPlant(stub.url, body)).status).toBe(200);
     const { text } = await journal();
     expect(text).toContain(`"body":{"id":${BIG_ID},"name":"Fern"}`);
     // The programmatic journal keeps it exact too (a LosslessNumber, whose text is the digits).
@@ -99,8 +99,8 @@ describe('journal entries', () => {
   });
 
   it('redacts credentials but keeps the Authorization scheme and the other headers', async () => {
-    await post(`${stub.url}/plants`, '{"id":1,"name":"Fern"}', { ...JSON_AUTH, cookie: `session=${TOKEN}`, 'x-trace': 'abc' });
-    await post(`${stub.url}/plants`, '{"id":1,"name":"Fern"}', { authorization: `Basic ${TOKEN}`, 'content-type': 'application/json' });
+    await createPlant(stub.url, '{"id":1,"name":"Fern"}', { authorization: `Bearer ${TOKEN}`, cookie: `session=${TOKEN}`, 'x-trace': 'abc' });
+    await createPlant(stub.url, '{"id":1,"name":"Fern"}', { authorization: `Basic ${TOKEN}` });
     const { text, requests } = await journal();
     expect(text).not.toContain(TOKEN);
     expect(requests.map((entry) => entry.headers.authorization)).toEqual(['Bearer [redacted]', 'Basic [redacted]']);
@@ -109,7 +109,7 @@ describe('journal entries', () => {
 
   it('records durationMs (scripted delays included) and an ISO time of the request', async () => {
     const before = Date.now();
-    await post(`${stub.url}/plants`, '{"id":1,"name":"Fern"}', { ...JSON_AUTH, 'x-mock-delay': '80' });
+    await createPlant(stub.url, '{"id":1,"name":"Fern"}', { 'x-mock-delay': '80' });
     const after = Date.now();
     const [entry] = (await journal()).requests;
     expect(entry.durationMs).toBeGreaterThanOrEqual(75);
@@ -121,7 +121,7 @@ describe('journal entries', () => {
   });
 
   it('lists entries oldest first', async () => {
-    for (const name of ['first', 'second', 'third']) await post(`${stub.url}/plants`, { id: 1, name }, JSON_AUTH);
+    for (const name of ['first', 'second', 'third']) await createPlant(stub.url, { id: 1, name });
     const { requests } = await journal();
     expect(requests.map((entry) => (entry.body as { name: string }).name)).toEqual(['first', 'second', 'third']);
   });
@@ -133,12 +133,12 @@ describe('journal entries', () => {
     expect((await request(`${stub.url}/__admin/scenario`, { method: 'DELETE' })).status).toBe(204);
     expect((await request(`${stub.url}/__admin/nothing-here`)).status).toBe(404);
     expect((await journal()).requests).toEqual([]);
-    await post(`${stub.url}/plants`, { id: 1, name: 'Fern' }, JSON_AUTH);
+    await createPlant(stub.url, { id: 1, name: 'Fern' });
     expect((await journal()).requests.map((entry) => entry.path)).toEqual(['/plants']);
   });
 
   it('journals a request answered with an injected fault, marking the fault', async () => {
-    await expect(fetch(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_AUTH, 'x-mock-fault': 'reset' }, body: '{"id":1,"name":"Fern"}' })).rejects.toThrow();
+    await expect(createPlant(stub.url, '{"id":1,"name":"Fern"}', { 'x-mock-fault': 'reset' })).rejects.toThrow();
     const { requests } = await journal();
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ path: '/plants', status: 200, fault: 'reset', violations: [] });
@@ -146,7 +146,7 @@ describe('journal entries', () => {
 
   it('truncates a body over 16 KiB to its first 16 KiB and marks it', async () => {
     const body = JSON.stringify({ id: 1, name: 'x'.repeat(20_000) });
-    expect((await post(`${stub.url}/plants`, body, JSON_AUTH)).status).toBe(200);
+    expect((await createPlant(stub.url, body)).status).toBe(200);
     const [entry] = (await journal()).requests;
     expect(entry.bodyTruncated).toBe(true);
     expect(entry.body).toBe(body.slice(0, 16 * 1024));
@@ -156,7 +156,7 @@ describe('journal entries', () => {
     const prefix = '{"id":1,"name":"';
     const body = `${prefix}${'y'.repeat(16 * 1024 - prefix.length - 2)}"}`;
     expect(Buffer.byteLength(body)).toBe(16 * 1024);
-    await post(`${stub.url}/plants`, body, JSON_AUTH);
+    await createPlant(stub.url, body);
     const [entry] = (await journal()).requests;
     expect(entry).not.toHaveProperty('bodyTruncated');
     expect(entry.body).toEqual(JSON.parse(body));
@@ -166,12 +166,12 @@ describe('journal entries', () => {
 describe('journal filters', () => {
   // One fixed traffic mix, then every filter: statuses of the matching entries, oldest first.
   const traffic: Sent[] = [
-    { target: '/plants', headers: JSON_AUTH, body: '{"id":1,"name":"Fern"}' },
-    { target: '/plants', headers: JSON_AUTH, body: '{"id":1}' },
+    { target: '/plants', headers: JSON_HEADERS, body: '{"id":1,"name":"Fern"}' },
+    { target: '/plants', headers: JSON_HEADERS, body: '{"id":1}' },
     { target: '/plants', headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' },
-    { method: 'GET', target: '/plants', headers: JSON_AUTH },
+    { method: 'GET', target: '/plants', headers: JSON_HEADERS },
     { method: 'GET', target: '/nowhere' },
-    { target: '/plants?page=2', headers: { ...JSON_AUTH, 'x-mock-scenario': 'unknown-tag' }, body: '{"id":2,"name":"Rose"}' },
+    { target: '/plants?page=2', headers: { ...JSON_HEADERS, 'x-mock-scenario': 'unknown-tag' }, body: '{"id":2,"name":"Rose"}' },
   ];
   const filters: Array<[string, { method?: string; path?: string; status?: number }, number[]]> = [
     ['', {}, [200, 400, 401, 405, 404, 400]],
@@ -233,11 +233,11 @@ describe('sticky scenarios from code', () => {
 
   it('useScenario(name) serves that scenario to plain requests, clearScenario() restores the echo', async () => {
     stub.useScenario('name-too-long');
-    const scripted = await post(`${stub.url}/plants`, { id: 1, name: 'Fern' }, JSON_AUTH);
+    const scripted = await createPlant(stub.url, { id: 1, name: 'Fern' });
     expect(scripted.status).toBe(400);
     expect(scripted.json).toEqual({ error: 1003, message: 'The name is too long; the store keeps names of at most 100 characters' });
     stub.clearScenario();
-    const echoed = await post(`${stub.url}/plants`, { id: 1, name: 'Fern' }, JSON_AUTH);
+    const echoed = await createPlant(stub.url, { id: 1, name: 'Fern' });
     expect(echoed.status).toBe(200);
     expect(echoed.json).toEqual({ name: 'Fern' });
     expect(stub.requests().map((entry) => [entry.status, entry.scenario])).toEqual([[400, 'name-too-long'], [200, 'echo']]);
@@ -257,7 +257,7 @@ describe('journal bound', () => {
   ])('journalLimit %i keeps only the newest entries: %j', async (journalLimit, names) => {
     const bounded = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtures', port: 0, watch: false, journalLimit });
     try {
-      for (const name of ['p1', 'p2', 'p3', 'p4', 'p5']) await post(`${bounded.url}/plants`, { id: 1, name }, JSON_AUTH);
+      for (const name of ['p1', 'p2', 'p3', 'p4', 'p5']) await createPlant(bounded.url, { id: 1, name });
       expect(bounded.requests().map((entry) => (entry.body as { name: string }).name)).toEqual(names);
       // Coverage still counts every request: the bound only limits what is kept to look at.
       expect(bounded.coverage().operations[0].responses[0]).toEqual({ status: '200', exercised: true, hits: 5 });
@@ -267,28 +267,13 @@ describe('journal bound', () => {
   });
 
   it('--journal-limit N bounds the journal of the CLI', async () => {
-    const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--no-watch', '--quiet', '--journal-limit', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = await startCli(['--port', '0', '--no-watch', '--quiet', '--journal-limit', '2']);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('the CLI did not start within 10 s')), 10_000);
-        child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}`)));
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          const match = / listening on (http:\/\/\S+)/.exec(line);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        });
-      });
-      for (const name of ['c1', 'c2', 'c3']) await post(`${url}/plants`, { id: 1, name }, JSON_AUTH);
-      const { json } = await request(`${url}/__admin/requests`);
+      for (const name of ['c1', 'c2', 'c3']) await createPlant(cli.url, { id: 1, name });
+      const { json } = await request(`${cli.url}/__admin/requests`);
       expect(json.requests.map((entry: JournalEntry) => (entry.body as { name: string }).name)).toEqual(['c2', 'c3']);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await cli.stop('SIGTERM');
     }
   });
 });
@@ -361,8 +346,6 @@ paths:
               example: {ok: true}
 `;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 describe('self-check of every answer', () => {
   let dir: string;
   let checked: RunningStub;
@@ -423,7 +406,7 @@ describe('self-check of every answer', () => {
   ];
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, { path, body, label, selfCheck }) => {
-    const answer = await post(`${checked.url}${path}`, body, body === undefined ? { authorization: 'Bearer t' } : { authorization: 'Bearer t', 'content-type': 'application/json' });
+    const answer = await post(`${checked.url}${path}`, body, body === undefined ? AUTH_HEADERS : JSON_HEADERS);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('x-mock-scenario')).toBe(label);
     let expected = selfCheck;

@@ -3,17 +3,16 @@
 // checked against what *that* document says: its routes, parameters, security, body schemas
 // (allOf, nullable, boolean exclusiveMinimum, 3.1 type arrays), examples and its own error shape.
 // Broken documents must refuse to start with a message naming the file and the place.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AjvDraft04Module from 'ajv-draft-04';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Ajv, Options as AjvOptions } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { startStub, type RunningStub } from '../src/index.js';
+import { runCli, startCli, type StartedCli } from './helpers/cli.js';
 import { request } from './helpers/http.js';
 
 // CommonJS default export, seen through NodeNext's ESM interop (as in src/spec/schema-compiler.ts).
@@ -432,14 +431,7 @@ describe('documents that must not start', () => {
 
   it('the CLI refuses a broken document with one line on stderr and exit code 2', async () => {
     const spec = await variant('cli-bad-example.yaml', SPEC_30, (t) => t.replace('            price: 9.99\n', '            price: 0\n'));
-    const child = spawn(process.execPath, ['dist/cli.js', '--spec', spec, '--port', '0', '--fixtures', emptyFixtures, '--no-watch'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    const code = await exitCode(child, 10_000);
+    const { code, stdout, stderr } = await runCli(['--spec', spec, '--port', '0', '--fixtures', emptyFixtures, '--no-watch']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(`plant-store-stub: ${spec}: /paths/~1books/post/responses/201/content/application~1json/example/price: must be > 0\n`);
@@ -447,45 +439,26 @@ describe('documents that must not start', () => {
 });
 
 describe('the CLI serving the 3.0 document with the plant store fixtures folder', () => {
-  let child: ChildProcess;
-  let url: string;
-  const stdout: string[] = [];
+  let cli: StartedCli;
+  /** The whole lines the CLI has written to stdout so far. */
+  const lines = () => cli.stdout().split('\n').slice(0, -1);
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ['dist/cli.js', '--spec', SPEC_30, '--port', '0', '--fixtures', 'fixtures'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const lines = createInterface({ input: child.stdout! });
-    const first = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line within 10 s; stdout so far: ${stdout.join('\n')}`)), 10_000);
-      child.once('exit', (code) => reject(new Error(`the CLI exited with ${code} before listening: ${stdout.join('\n')}`)));
-      lines.on('line', (line) => {
-        stdout.push(line);
-        if (stdout.length === 1) {
-          clearTimeout(timer);
-          resolve(line);
-        }
-      });
-    });
-    const line = await first;
-    const match = /^Library API stub listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
-    if (!match) throw new Error(`unexpected first stdout line: ${line}`);
-    url = match[1];
+    cli = await startCli(['--spec', SPEC_30, '--port', '0', '--fixtures', 'fixtures']);
+    expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines()[0], 'the first stdout line').toBe(`Library API stub listening on ${cli.url}`);
   });
 
   afterAll(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exitCode(child, 10_000);
-    }
+    await cli?.stop('SIGTERM');
   });
 
   it('starts, warns that the plant fixtures name an operation this document lacks, and lists its operations', async () => {
     const deadline = Date.now() + 5_000;
-    const warning = () => stdout.find((line) => line.startsWith('warning: '));
+    const warning = () => lines().find((line) => line.startsWith('warning: '));
     while (!warning() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(warning()).toBe('warning: fixtures/create-plant.yaml: the spec has no operation "POST /plants"; its scenarios are not served');
-    expect(stdout.filter((line) => /^\s+(GET|POST|DELETE) /.test(line)).map((line) => line.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual([
+    expect(lines().filter((line) => /^\s+(GET|POST|DELETE) /.test(line)).map((line) => line.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual([
       'GET /books', 'POST /books', 'GET /books/featured', 'GET /books/{bookId}', 'DELETE /books/{bookId}', 'GET /books/{isbn}/reviews',
     ]);
   });
@@ -495,31 +468,16 @@ describe('the CLI serving the 3.0 document with the plant store fixtures folder'
     { name: 'the plant store path is 404', method: 'POST', path: '/plants', status: 404, scenario: null, json: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no operation of the spec matches POST /plants' } },
     { name: 'a bad query parameter is 400 in the document\'s error shape', method: 'GET', path: '/books?limit=500', status: 400, scenario: null, json: { code: 400, detail: '/query/limit: must be <= 100', traceId: 'trace-0000beef' } },
   ])('through the CLI: $name', async ({ method, path, status, scenario, json }) => {
-    const response = await request(`${url}${path}`, { method });
+    const response = await request(`${cli.url}${path}`, { method });
     expect(response.status).toBe(status);
     expect(response.headers.get('x-mock-scenario')).toBe(scenario);
     expect(response.json).toEqual(json);
   });
 
   it('stops cleanly on SIGTERM', async () => {
-    child.kill('SIGTERM');
-    expect(await exitCode(child, 10_000)).toBe(0);
+    expect((await cli.stop('SIGTERM')).code).toBe(0);
   });
 });
-
-function exitCode(child: ChildProcess, timeoutMs: number): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the CLI did not exit within ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -14,10 +14,11 @@
 // - a non-numeric Prefer code (`Prefer: code=abc`): Prism reads Prefer itself and answers its own
 //   422 without forwarding.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { request } from './helpers/http.js';
+import { AUTH_HEADERS, JSON_HEADERS, JSON_TYPE, PROBLEM_TYPE } from './helpers/plant.js';
+import { freePort } from './helpers/ports.js';
 
 interface Violation {
   location: string[];
@@ -32,17 +33,6 @@ let stub: RunningStub;
 let prism: ChildProcess;
 let proxy: string;
 let prismOutput = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   stub = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtures', port: 0, watch: false, seed: 17 });
@@ -79,8 +69,6 @@ afterAll(async () => {
   await stub?.close();
 }, 30_000);
 
-const AUTH = 'Bearer oracle-token';
-const JSON_TYPE = 'application/json';
 const PLANT = '{"id":1,"name":"Fern"}';
 
 interface Case {
@@ -100,7 +88,7 @@ interface Case {
   responseViolations?: Violation[];
 }
 
-const json = (extra: Record<string, string> = {}) => ({ authorization: AUTH, 'content-type': JSON_TYPE, ...extra });
+const json = (extra: Record<string, string> = {}) => ({ ...JSON_HEADERS, ...extra });
 const error400 = (message: string) => ({ error: 400, message });
 
 // Our 401 and 422 are not documented in openapi.yaml (its only responses are 200 and 400). Prism
@@ -125,7 +113,7 @@ const unprocessable = (name: string, steering: Record<string, string>, detail: s
   headers: json(steering),
   body: PLANT,
   status: 422,
-  contentType: 'application/problem+json',
+  contentType: PROBLEM_TYPE,
   label: null,
   expected: { type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail, ...extra },
   requestError: false,
@@ -147,7 +135,7 @@ const cases: Case[] = [
     // RFC 7235 makes the auth scheme case-insensitive, so we accept "bearer"; Prism compares it
     // case-sensitively and calls the request unauthenticated. Its verdict on our 200 is clean.
     name: 'a lower-case bearer scheme is accepted (Prism alone objects, to the request)',
-    headers: json({ authorization: 'bearer oracle-token' }), body: PLANT, status: 200, expected: { name: 'Fern' }, requestError: true,
+    headers: json({ authorization: AUTH_HEADERS.authorization.toLowerCase() }), body: PLANT, status: 200, expected: { name: 'Fern' }, requestError: true,
   },
   // Every kind of invalid body: 400 in the documented Error shape.
   { name: 'no body', headers: json(), status: 400, expected: error400('/: a request body is required'), requestError: true },

@@ -5,13 +5,14 @@ import { STATUS_CODES } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
+import { request } from './helpers/http.js';
+import { JSON_HEADERS } from './helpers/plant.js';
 
 const RUNS = { numRuns: 200, interruptAfterTimeLimit: 6_000, markInterruptAsFailure: false } as const;
 /** Vitest's own limit per property, above fast-check's time limit. */
 const TEST_TIMEOUT = 15_000;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-const AUTH = 'Bearer property-token';
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 let stub: RunningStub;
@@ -28,10 +29,11 @@ interface Answer {
   text: string;
 }
 
-async function post(body: string | Uint8Array, headers: Record<string, string>): Promise<Answer> {
+/** POST /plants with exactly these headers; a hung request fails the run after 5 s. */
+async function send(body: string | Uint8Array, headers: Record<string, string>): Promise<Answer> {
   // fetch keeps connections alive between runs, so 200 runs take well under a second.
-  const res = await fetch(`${stub.url}/plants`, { method: 'POST', headers, body: typeof body === 'string' ? body : new Uint8Array(body), signal: AbortSignal.timeout(5_000) });
-  return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
+  const res = await request(`${stub.url}/plants`, { method: 'POST', headers, body: typeof body === 'string' ? body : Buffer.from(body), signal: AbortSignal.timeout(5_000) });
+  return { status: res.status, contentType: res.headers.get('content-type'), text: res.text };
 }
 
 /**
@@ -110,7 +112,7 @@ describe('arbitrary request bodies', () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.jsonValue(), plantLike), async (value) => {
         const text = JSON.stringify(value);
-        const answer = await post(text, { authorization: AUTH, 'content-type': 'application/json' });
+        const answer = await send(text, JSON_HEADERS);
         expectDocumentedShape(answer, { steered: false });
         // JSON.stringify writes every integer double in a form whose exact value is that double.
         const expected = expectedEcho(value, (id) => BigInt(id).toString());
@@ -134,7 +136,7 @@ describe('arbitrary request bodies', () => {
     );
     await fc.assert(
       fc.asyncProperty(bytes, async (body) => {
-        const answer = await post(body, { authorization: AUTH, 'content-type': 'application/json' });
+        const answer = await send(body, JSON_HEADERS);
         expectDocumentedShape(answer, { steered: false });
         let parsed: unknown;
         let valid = false;
@@ -184,7 +186,7 @@ describe('arbitrary steering headers', () => {
         if (input.scenario !== undefined) headers['x-mock-scenario'] = input.scenario;
         if (input.delay !== undefined) headers['x-mock-delay'] = input.delay;
         if (input.prefer !== undefined) headers.prefer = input.prefer;
-        const answer = await post(input.body, headers);
+        const answer = await send(input.body, headers);
         const steered = input.scenario !== undefined || input.delay !== undefined || input.prefer !== undefined;
         expectDocumentedShape(answer, { steered });
         // Without a usable bearer token nothing but a 401 comes back, whatever else was sent.
@@ -213,7 +215,7 @@ describe('valid NewPlant objects', () => {
         const members = [`"name":${JSON.stringify(name)}`, ...(tag === undefined ? [] : [`"tag":${JSON.stringify(tag)}`])];
         const rest = Object.entries(extra).map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`);
         const all = idFirst ? [`"id":${idText}`, ...members, ...rest] : [...rest, ...members, `"id":${idText}`];
-        const answer = await post(`{${all.join(',')}}`, { authorization: AUTH, 'content-type': 'application/json' });
+        const answer = await send(`{${all.join(',')}}`, JSON_HEADERS);
         const expected = JSON.stringify(tag === undefined ? { name } : { name, tag });
         expect({ status: answer.status, contentType: answer.contentType, text: answer.text }).toEqual({ status: 200, contentType: 'application/json', text: expected });
       }),
@@ -225,7 +227,7 @@ describe('valid NewPlant objects', () => {
     const outside = fc.oneof(fc.bigInt({ min: INT64_MAX + 1n, max: INT64_MAX * 4n }), fc.bigInt({ min: INT64_MIN * 4n, max: INT64_MIN - 1n }));
     await fc.assert(
       fc.asyncProperty(outside, text, async (big, name) => {
-        const answer = await post(`{"id":${big},"name":${JSON.stringify(name)}}`, { authorization: AUTH, 'content-type': 'application/json' });
+        const answer = await send(`{"id":${big},"name":${JSON.stringify(name)}}`, JSON_HEADERS);
         expect(answer.status).toBe(400);
         expect(JSON.parse(answer.text)).toEqual({ error: 400, message: '/id: must be an int64 (from -9223372036854775808 to 9223372036854775807)' });
       }),

@@ -1,3 +1,5 @@
+// The client contract test the README shows (from its first import on), run against
+// examples/plant-client.ts: it must keep passing as printed.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { createPlant } from '../examples/plant-client.js';

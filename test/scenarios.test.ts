@@ -11,7 +11,8 @@ import type { Ajv } from 'ajv';
 import { load as parseYaml } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, startStub, type RunningStub } from '../src/index.js';
-import { request, type TestResponse } from './helpers/http.js';
+import { request } from './helpers/http.js';
+import { createPlant, PROBLEM_TYPE } from './helpers/plant.js';
 
 // CommonJS default export, seen through NodeNext's ESM interop.
 const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
@@ -19,9 +20,7 @@ const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }
 const ROOT = join(import.meta.dirname, '..');
 const SPEC = join(ROOT, 'openapi.yaml');
 const FIXTURES = join(ROOT, 'fixtures');
-const JSON_AUTH = { authorization: 'Bearer secret', 'content-type': 'application/json' };
 const VALID = '{"id":7,"name":"Ficus","tag":"fig"}';
-const PROBLEM_TYPE = 'application/problem+json';
 /** The admin API is Express, which adds a charset to the media type. */
 const ADMIN_PROBLEM_TYPE = /^application\/problem\+json(; charset=utf-8)?$/;
 
@@ -50,10 +49,6 @@ async function start(options: Parameters<typeof startStub>[0]): Promise<RunningS
   const stub = await startStub({ port: 0, watch: false, ...options });
   started.push(stub);
   return stub;
-}
-
-function createPlant(stub: RunningStub, headers: Record<string, string> = {}, body: string = VALID): Promise<TestResponse> {
-  return request(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_AUTH, ...headers }, body });
 }
 
 /**
@@ -91,7 +86,7 @@ describe('scenario selection on POST /plants', () => {
   });
 
   it.each(INSTANT)('X-Mock-Scenario: %s answers that fixture, naming it in X-Mock-Scenario', async (name) => {
-    const response = await createPlant(stub, { 'x-mock-scenario': name });
+    const response = await createPlant(stub.url, VALID, { 'x-mock-scenario': name });
     expect(response.status).toBe(shipped.scenarios[name].status);
     expect(response.headers.get('x-mock-scenario')).toBe(name);
     expect(response.headers.get('content-type')).toBe('application/json');
@@ -99,7 +94,7 @@ describe('scenario selection on POST /plants', () => {
   });
 
   it('an invalid body with a scenario header still gets the validation 400, not the fixture', async () => {
-    const response = await createPlant(stub, { 'x-mock-scenario': 'duplicate-id' }, '{"name":"Ficus"}');
+    const response = await createPlant(stub.url, '{"name":"Ficus"}', { 'x-mock-scenario': 'duplicate-id' });
     expect(response.status).toBe(400);
     expect(response.text).toBe('{"error":400,"message":"/id: is required"}');
     expect(response.headers.get('x-mock-scenario')).toBeNull();
@@ -115,7 +110,7 @@ describe('scenario selection on POST /plants', () => {
   });
 
   it('an unknown scenario is a 422 problem listing the known scenario names', async () => {
-    const response = await createPlant(stub, { 'x-mock-scenario': 'no-such-scenario' });
+    const response = await createPlant(stub.url, VALID, { 'x-mock-scenario': 'no-such-scenario' });
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
     expect(response.headers.get('x-mock-scenario')).toBeNull();
@@ -126,7 +121,7 @@ describe('scenario selection on POST /plants', () => {
   });
 
   it('Prefer: code=400 answers a documented 400 fixture', async () => {
-    const response = await createPlant(stub, { prefer: 'code=400' });
+    const response = await createPlant(stub.url, VALID, { prefer: 'code=400' });
     expect(response.status).toBe(400);
     const name = response.headers.get('x-mock-scenario')!;
     expect(INSTANT).toContain(name);
@@ -135,7 +130,7 @@ describe('scenario selection on POST /plants', () => {
 
   it('Prefer: code=200 answers generated Plant data at once, skipping the 3-second slow-create fixture', async () => {
     const t0 = performance.now();
-    const response = await createPlant(stub, { prefer: 'code=200' });
+    const response = await createPlant(stub.url, VALID, { prefer: 'code=200' });
     const elapsed = performance.now() - t0;
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
@@ -147,7 +142,7 @@ describe('scenario selection on POST /plants', () => {
   });
 
   it('Prefer: code=418 is a 422 problem listing the documented statuses', async () => {
-    const response = await createPlant(stub, { prefer: 'code=418' });
+    const response = await createPlant(stub.url, VALID, { prefer: 'code=418' });
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
     expect(response.json).toEqual({
@@ -157,28 +152,28 @@ describe('scenario selection on POST /plants', () => {
   });
 
   it('Prefer: code=abc is a 422 problem, not a silent default', async () => {
-    const response = await createPlant(stub, { prefer: 'code=abc' });
+    const response = await createPlant(stub.url, VALID, { prefer: 'code=abc' });
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
     expect(response.json).toEqual(unprocessable('Prefer: code=abc is not an HTTP status code'));
   });
 
   it('Prefer: example=duplicate-id answers that scenario, never a 200', async () => {
-    const response = await createPlant(stub, { prefer: 'example=duplicate-id' });
+    const response = await createPlant(stub.url, VALID, { prefer: 'example=duplicate-id' });
     expect(response.status).toBe(400);
     expect(response.headers.get('x-mock-scenario')).toBe('duplicate-id');
     expect(response.text).toBe(JSON.stringify(shipped.scenarios['duplicate-id'].body));
   });
 
   it('Prefer: code=400, example=unknown-tag answers that scenario, not the first 400 fixture', async () => {
-    const response = await createPlant(stub, { prefer: 'code=400, example=unknown-tag' });
+    const response = await createPlant(stub.url, VALID, { prefer: 'code=400, example=unknown-tag' });
     expect(response.status).toBe(400);
     expect(response.headers.get('x-mock-scenario')).toBe('unknown-tag');
     expect(response.text).toBe(JSON.stringify(shipped.scenarios['unknown-tag'].body));
   });
 
   it('Prefer: code=200, example=duplicate-id (a 400 scenario) is a 422 problem listing the names for 200', async () => {
-    const response = await createPlant(stub, { prefer: 'code=200, example=duplicate-id' });
+    const response = await createPlant(stub.url, VALID, { prefer: 'code=200, example=duplicate-id' });
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
     expect(response.json).toEqual({
@@ -188,7 +183,7 @@ describe('scenario selection on POST /plants', () => {
   });
 
   it('Prefer: example=<unknown> is a 422 problem listing the known names, never a 200', async () => {
-    const response = await createPlant(stub, { prefer: 'example=no-such-example' });
+    const response = await createPlant(stub.url, VALID, { prefer: 'example=no-such-example' });
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
     // The plant store documents no examples, so the known names are the scenarios.
@@ -200,7 +195,7 @@ describe('scenario selection on POST /plants', () => {
 
   it('Prefer: dynamic=true answers generated data valid against Plant', async () => {
     for (let i = 0; i < 5; i++) {
-      const response = await createPlant(stub, { prefer: 'dynamic=true' }, `{"id":${i},"name":"Ficus"}`);
+      const response = await createPlant(stub.url, `{"id":${i},"name":"Ficus"}`, { prefer: 'dynamic=true' });
       expect(response.status).toBe(200);
       expect(response.headers.get('x-mock-scenario')).toBe('generated');
       expect(isPlant(response.json), `${response.text}: ${JSON.stringify(isPlant.errors)}`).toBe(true);
@@ -229,31 +224,31 @@ describe('sticky scenarios through /__admin/scenario', () => {
     request(`${stub.url}/__admin/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
 
   it('a sticky scenario answers plain requests, yields to a request\'s own selection, and clears', async () => {
-    expect((await createPlant(stub)).headers.get('x-mock-scenario')).toBe('echo');
+    expect((await createPlant(stub.url, VALID)).headers.get('x-mock-scenario')).toBe('echo');
 
     const put = await putSticky('unknown-tag');
     expect(put.status).toBe(200);
     expect(put.json).toEqual({ sticky: 'unknown-tag' });
 
     for (let i = 0; i < 2; i++) {
-      const plain = await createPlant(stub);
+      const plain = await createPlant(stub.url, VALID);
       expect(plain.status).toBe(400);
       expect(plain.headers.get('x-mock-scenario')).toBe('unknown-tag');
       expect(plain.text).toBe(JSON.stringify(shipped.scenarios['unknown-tag'].body));
     }
-    const own = await createPlant(stub, { 'x-mock-scenario': 'duplicate-id' });
+    const own = await createPlant(stub.url, VALID, { 'x-mock-scenario': 'duplicate-id' });
     expect(own.headers.get('x-mock-scenario')).toBe('duplicate-id');
     expect(own.text).toBe(JSON.stringify(shipped.scenarios['duplicate-id'].body));
-    const preferred = await createPlant(stub, { prefer: 'dynamic=true' });
+    const preferred = await createPlant(stub.url, VALID, { prefer: 'dynamic=true' });
     expect(preferred.status).toBe(200);
     expect(preferred.headers.get('x-mock-scenario')).toBe('generated');
     // Validation still comes first.
-    expect((await createPlant(stub, {}, '{}')).text).toBe('{"error":400,"message":"/name: is required; /id: is required"}');
+    expect((await createPlant(stub.url, '{}')).text).toBe('{"error":400,"message":"/name: is required; /id: is required"}');
     expect((await request(`${stub.url}/__admin/scenarios`)).json.sticky).toBe('unknown-tag');
 
     const cleared = await request(`${stub.url}/__admin/scenario`, { method: 'DELETE' });
     expect(cleared.status).toBe(204);
-    const after = await createPlant(stub);
+    const after = await createPlant(stub.url, VALID);
     expect(after.status).toBe(200);
     expect(after.headers.get('x-mock-scenario')).toBe('echo');
     expect(after.text).toBe('{"name":"Ficus","tag":"fig"}');
@@ -265,7 +260,7 @@ describe('sticky scenarios through /__admin/scenario', () => {
     expect(response.headers.get('content-type')).toMatch(ADMIN_PROBLEM_TYPE);
     expect(response.json).toMatchObject({ status: 404, knownScenarios: SHIPPED_NAMES });
     expect(response.json.detail).toContain('no-such-scenario');
-    expect((await createPlant(stub)).headers.get('x-mock-scenario')).toBe('echo');
+    expect((await createPlant(stub.url, VALID)).headers.get('x-mock-scenario')).toBe('echo');
   });
 
   it('PUT without a name is a 400 problem', async () => {
@@ -283,7 +278,7 @@ describe('X-Mock-Delay', () => {
 
   it('a delayed request does not hold up an undelayed one started at the same time', async () => {
     const t0 = performance.now();
-    const timed = (headers: Record<string, string>) => createPlant(stub, headers).then((response) => ({ response, ms: performance.now() - t0 }));
+    const timed = (headers: Record<string, string>) => createPlant(stub.url, VALID, headers).then((response) => ({ response, ms: performance.now() - t0 }));
     const order: string[] = [];
     const [slow, fast] = await Promise.all([
       timed({ 'x-mock-delay': '300' }).then((r) => (order.push('slow'), r)),
@@ -298,13 +293,13 @@ describe('X-Mock-Delay', () => {
 
   it('a scenario with X-Mock-Delay answers the scenario after the delay', async () => {
     const t0 = performance.now();
-    const response = await createPlant(stub, { 'x-mock-scenario': 'duplicate-id', 'x-mock-delay': '150' });
+    const response = await createPlant(stub.url, VALID, { 'x-mock-scenario': 'duplicate-id', 'x-mock-delay': '150' });
     expect(performance.now() - t0).toBeGreaterThanOrEqual(150);
     expect(response.headers.get('x-mock-scenario')).toBe('duplicate-id');
   });
 
   it.each(['abc', '-1', '60001', '1.5', '', '1e3', '0x10', '+5'])('X-Mock-Delay: "%s" is a 422 problem', async (value) => {
-    const response = await createPlant(stub, { 'x-mock-delay': value });
+    const response = await createPlant(stub.url, VALID, { 'x-mock-delay': value });
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
     expect(response.json).toEqual(unprocessable(`X-Mock-Delay must be a whole number of milliseconds from 0 to 60000, got "${value}"`));
@@ -346,7 +341,7 @@ scenarios:
 
   it.each(cases)('Prefer: %s', async (_name, prefer, status, label, body) => {
     const t0 = performance.now();
-    const response = await createPlant(stub, { prefer });
+    const response = await createPlant(stub.url, VALID, { prefer });
     const elapsed = performance.now() - t0;
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toBe('application/json');
@@ -357,7 +352,7 @@ scenarios:
 
   it('the delayed fixture is still served when asked for by name, after its delay', async () => {
     const t0 = performance.now();
-    const response = await createPlant(stub, { 'x-mock-scenario': 'slow-ok' });
+    const response = await createPlant(stub.url, VALID, { 'x-mock-scenario': 'slow-ok' });
     expect(performance.now() - t0).toBeGreaterThanOrEqual(SLOW_MS);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-mock-scenario')).toBe('slow-ok');
@@ -365,9 +360,9 @@ scenarios:
   });
 
   it('the faulted fixture is still served when asked for by name: the connection is reset', async () => {
-    await expect(createPlant(stub, { 'x-mock-scenario': 'reset-ok' })).rejects.toThrow(TypeError);
+    await expect(createPlant(stub.url, VALID, { 'x-mock-scenario': 'reset-ok' })).rejects.toThrow(TypeError);
     // And the server goes on serving.
-    const after = await createPlant(stub, { prefer: 'code=200' });
+    const after = await createPlant(stub.url, VALID, { prefer: 'code=200' });
     expect(after.headers.get('x-mock-scenario')).toBe('quick-ok');
   });
 });
@@ -515,7 +510,7 @@ describe('fixtures are checked against the spec at start-up', () => {
     const lines: string[] = [];
     const stub = await start({ spec: SPEC, fixtures: dir, log: (line) => lines.push(line) });
     expect(lines.some((line) => line.startsWith('warning:') && line.includes('orphan.yaml') && line.includes('DELETE /plants/{id}'))).toBe(true);
-    const response = await createPlant(stub, { 'x-mock-scenario': 'ok-one' });
+    const response = await createPlant(stub.url, VALID, { 'x-mock-scenario': 'ok-one' });
     expect(response.status).toBe(400);
     expect(response.text).toBe('{"error":9,"message":"fine"}');
   });
@@ -545,7 +540,7 @@ describe('hot reload', () => {
     const { fixture, lines, stub } = await workspace();
     const original = await readFile(fixture, 'utf8');
     expect(original).toContain('message: A plant with this id already exists');
-    const duplicate = () => createPlant(stub, { 'x-mock-scenario': 'duplicate-id' }).then((r) => r.text);
+    const duplicate = () => createPlant(stub.url, VALID, { 'x-mock-scenario': 'duplicate-id' }).then((r) => r.text);
     expect(await duplicate()).toBe('{"error":1001,"message":"A plant with this id already exists"}');
 
     await writeFile(fixture, original.replace('message: A plant with this id already exists', 'message: That id is taken (edited)'));
@@ -569,7 +564,7 @@ describe('hot reload', () => {
     const { fixture, lines, stub } = await workspace();
     const original = await readFile(fixture, 'utf8');
     stub.useScenario('name-too-long');
-    const plain = () => createPlant(stub, {}, '{"id":1,"name":"Ficus"}').then((r) => `${r.status} ${r.headers.get('x-mock-scenario')}`);
+    const plain = () => createPlant(stub.url, '{"id":1,"name":"Ficus"}').then((r) => `${r.status} ${r.headers.get('x-mock-scenario')}`);
     expect(await plain()).toBe('400 name-too-long');
 
     let before = lines.length;
@@ -587,7 +582,7 @@ describe('hot reload', () => {
   it('spec edits are served within seconds; a broken spec keeps the last good version serving', async () => {
     const { spec, lines, stub } = await workspace();
     const original = await readFile(spec, 'utf8');
-    const plain = () => createPlant(stub, {}, '{"id":1,"name":"Ficus"}').then((r) => `${r.status} ${r.text}`);
+    const plain = () => createPlant(stub.url, '{"id":1,"name":"Ficus"}').then((r) => `${r.status} ${r.text}`);
     expect(await plain()).toBe('200 {"name":"Ficus"}');
 
     const requiredId = '          required:\n            - id\n';

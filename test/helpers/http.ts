@@ -16,11 +16,13 @@ export interface TestRequest {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Aborts the request (say `AbortSignal.timeout(5_000)`), which then rejects. */
+  signal?: AbortSignal;
 }
 
-export async function request(url: string, { method = 'GET', headers = {}, body }: TestRequest = {}): Promise<TestResponse> {
+export async function request(url: string, { method = 'GET', headers = {}, body, signal }: TestRequest = {}): Promise<TestResponse> {
   // undici sends a Buffer as raw bytes; @types/node's BodyInit just does not list it.
-  const response = await fetch(url, { method, headers, body: body as RequestInit['body'], redirect: 'manual' });
+  const response = await fetch(url, { method, headers, body: body as RequestInit['body'], redirect: 'manual', signal });
   const text = await response.text();
   let json: any;
   try {

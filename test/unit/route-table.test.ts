@@ -1,3 +1,5 @@
+// RouteTable on its own: literal paths before templates, path parameters decoded, 405 with the
+// Allow list (HEAD with GET), 404, bad percent-encoding, and lookups that do not scan every route.
 import { describe, expect, it } from 'vitest';
 import { RouteTable } from '../../src/spec/route-table.js';
 
