@@ -3,6 +3,7 @@
 // so bodies that may hold such numbers are parsed with lossless-json and keep their raw text.
 import { LosslessNumber, isLosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import type { ExactJson } from './types.js';
+import { escapePointerToken } from '../spec/json-pointer.js';
 
 /** Deeper bodies are refused before any recursive code (parser, logger, serializer) sees them. */
 export const MAX_JSON_DEPTH = 512;
@@ -56,7 +57,7 @@ function plainCopy(node: unknown, pointer: string, rawNumbers: Map<string, strin
   for (const key of Object.keys(node)) {
     // defineProperty keeps a `__proto__` key an ordinary own property, as JSON.parse does.
     Object.defineProperty(copy, key, {
-      value: plainCopy((node as Record<string, unknown>)[key], `${pointer}/${escapePointer(key)}`, rawNumbers),
+      value: plainCopy((node as Record<string, unknown>)[key], `${pointer}/${escapePointerToken(key)}`, rawNumbers),
       enumerable: true, writable: true, configurable: true,
     });
   }
@@ -69,9 +70,6 @@ export function stringifyExact(value: unknown, hasRawNumbers: boolean): string {
   return stringifyLossless(value) ?? 'null';
 }
 
-export function escapePointer(key: string): string {
-  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
-}
 
 /**
  * The exact integer value of a JSON number text, or null when the text is not an integer

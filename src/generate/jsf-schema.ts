@@ -20,7 +20,7 @@
 // - Number bounds, `x-faker` and discriminators are rewritten as jsf-keywords.ts explains.
 import type { JsonSchema } from 'json-schema-faker';
 import { compileNumberBounds, compileType, hasDiscriminator, normaliseFaker, pinDiscriminator, PLAIN_KEYWORDS } from './jsf-keywords.js';
-import { valueAtPointer, valueAtRef } from './json-pointer.js';
+import { valueAtPointer, valueAtRef } from '../spec/json-pointer.js';
 import { isObject, setOwn, type Json } from './json-value.js';
 
 export interface JsfSchema {

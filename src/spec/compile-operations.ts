@@ -9,7 +9,7 @@ import { RouteTable } from './route-table.js';
 import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
 import { deref as derefSchema, isSchema, schemaTypes, type Schema } from './schema-view.js';
 import { compileErrorRenderer, type ErrorRenderer } from './error-renderer.js';
-import { escapePointer } from '../engine/exact-json.js';
+import { escapePointerToken } from './json-pointer.js';
 import { ConfigError } from '../config/config-error.js';
 import { headerSafe } from './header-value.js';
 import { normaliseResponseKey } from './documented-response.js';
@@ -95,7 +95,7 @@ export function compileSpec(spec: LoadedSpec, options: CompileOptions): Compiled
   const operations: CompiledOperation[] = [];
   const schemes = (spec.document.components?.securitySchemes ?? {}) as Record<string, Record<string, string>>;
   for (const [path, rawItem] of Object.entries(spec.document.paths ?? {})) {
-    const pathPointer = `/paths/${escapePointer(path)}`;
+    const pathPointer = `/paths/${escapePointerToken(path)}`;
     const pathItem = deref(spec, rawItem, pathPointer);
     for (const method of METHODS) {
       if (!isSchema(pathItem.value[method])) continue;
@@ -229,7 +229,7 @@ function compileBody(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown, p
     return {
       type: type.toLowerCase(),
       json,
-      validate: json && hasSchema ? compiler.compile(`${body.pointer}/content/${escapePointer(type)}/schema`) : null,
+      validate: json && hasSchema ? compiler.compile(`${body.pointer}/content/${escapePointerToken(type)}/schema`) : null,
     };
   });
   return { required: body.value.required === true, media };
@@ -241,7 +241,7 @@ function compileResponse(spec: LoadedSpec, compiler: SchemaCompiler, key: string
   const types = Object.keys(content);
   const contentType = types.find(isJsonMediaType) ?? types[0] ?? null;
   const media = contentType ? (content[contentType] as Schema) : null;
-  const schemaPointer = media && media.schema !== undefined ? `${response.pointer}/content/${escapePointer(contentType!)}/schema` : null;
+  const schemaPointer = media && media.schema !== undefined ? `${response.pointer}/content/${escapePointerToken(contentType!)}/schema` : null;
   const json = contentType !== null && isJsonMediaType(contentType);
   const headers = compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`, generate);
   return {
@@ -261,7 +261,7 @@ function compileHeaders(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown
   if (!isSchema(raw)) return [];
   // OpenAPI: a documented Content-Type header is ignored; the media type decides it.
   return Object.entries(raw).filter(([name]) => name.toLowerCase() !== 'content-type').map(([name, value]) => {
-    const header = deref(spec, value, `${pointer}/${escapePointer(name)}`);
+    const header = deref(spec, value, `${pointer}/${escapePointerToken(name)}`);
     const schema = isSchema(header.value.schema) ? header.value.schema : null;
     return {
       name: name.toLowerCase(),
@@ -302,7 +302,7 @@ function compileResponses(
   const responses = new Map<string, ResponsePlan>();
   for (const [status, response] of Object.entries(isSchema(raw) ? raw : {})) {
     const key = normaliseResponseKey(status);
-    responses.set(key, compileResponse(spec, compiler, key, response, `${pointer}/${escapePointer(status)}`, generate));
+    responses.set(key, compileResponse(spec, compiler, key, response, `${pointer}/${escapePointerToken(status)}`, generate));
   }
   return responses;
 }
@@ -314,7 +314,7 @@ function checkExamples(file: string, responses: Map<string, ResponsePlan>): void
     for (const [name, example] of plan.examples) {
       const violations = plan.validateBody(example);
       if (violations.length === 0) continue;
-      const base = `${plan.schemaPointer!.replace(/\/schema$/, '')}/${name === 'default' ? 'example' : `examples/${escapePointer(name)}/value`}`;
+      const base = `${plan.schemaPointer!.replace(/\/schema$/, '')}/${name === 'default' ? 'example' : `examples/${escapePointerToken(name)}/value`}`;
       throw new ConfigError(file, violations.map((v) => `${base}${v.startsWith('/:') ? v.slice(1) : v}`).join('; '));
     }
   }

@@ -1,6 +1,7 @@
 // Turns one Ajv error into the `<JSON pointer>: <reason>` text a client reads, with the pointer of
 // the offending value (for `required`, the missing property itself) and a plain-English reason.
 import type { ErrorObject } from 'ajv';
+import { escapePointerToken } from './json-pointer.js';
 
 const ARTICLES: Record<string, string> = {
   integer: 'an integer',
@@ -17,11 +18,11 @@ export function describeViolation(error: ErrorObject, prefix: string): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return at(prefix, `${pointer}/${escape(String(params.missingProperty))}`, 'is required');
+      return at(prefix, `${pointer}/${escapePointerToken(String(params.missingProperty))}`, 'is required');
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const name = params.additionalProperty ?? params.unevaluatedProperty;
-      return at(prefix, `${pointer}/${escape(String(name))}`, 'is not allowed');
+      return at(prefix, `${pointer}/${escapePointerToken(String(name))}`, 'is not allowed');
     }
     case 'type': {
       const types = Array.isArray(params.type) ? params.type : String(params.type).split(',');
@@ -43,8 +44,4 @@ export function describeViolation(error: ErrorObject, prefix: string): string {
 function at(prefix: string, pointer: string, reason: string): string {
   const where = prefix + pointer;
   return `${where === '' ? '/' : where}: ${reason}`;
-}
-
-function escape(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }

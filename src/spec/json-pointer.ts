@@ -1,9 +1,15 @@
-// Looks values up in a document by JSON pointer (RFC 6901) and by internal `$ref` (a pointer in a
-// URI fragment, so percent-encoded: `#/components/schemas/with%20space`).
+// JSON pointers (RFC 6901): escaping a key into a pointer token, and looking values up by pointer
+// and by internal `$ref` (a pointer in a URI fragment, so percent-encoded:
+// `#/components/schemas/with%20space`). One module, so every pointer the stub prints or follows
+// is escaped the same way.
 //
-// The document is a plain object, so this walks it directly. (The spec loader's resolver belongs to
-// a loaded spec, and json-schema-ref-parser's pointer walk follows `$ref`s on the way and throws
-// when nothing is there; the generator gets only the document and wants "not found" as a value.)
+// The lookups walk a plain document directly: json-schema-ref-parser's pointer walk follows `$ref`s
+// on the way and throws when nothing is there, and the generator wants "not found" as a value.
+
+/** `a/b~c` -> `a~1b~0c`: a key as one token of a pointer. */
+export function escapePointerToken(key: string): string {
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
+}
 
 /** The value at `pointer` (`/paths/~1plants/get`), or undefined when nothing is there. */
 export function valueAtPointer(document: unknown, pointer: string): { value: unknown } | undefined {
