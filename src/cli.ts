@@ -77,6 +77,8 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
   // An exported but empty variable (`HOST=` in a compose file) means unset, not an empty value.
   const env = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''));
   const tokens = values.token ?? (env.STUB_TOKENS ? env.STUB_TOKENS.split(',').map((t) => t.trim()).filter(Boolean) : undefined);
+  // A list that was given but holds no token would silently accept every token.
+  if (env.STUB_TOKENS && !values.token && tokens?.length === 0) fail('STUB_TOKENS: holds no token; give comma-separated tokens or unset it');
   const options: StubOptions = {
     spec: values.spec,
     fixtures: values.fixtures,
@@ -93,7 +95,11 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     cors: !values['no-cors'],
     log: values.quiet ? false : logSink,
   };
-  return { options, workers: integer('--workers', values.workers) ?? 1 };
+  const workers = integer('--workers', values.workers) ?? 1;
+  if (workers < 1 || workers > 64) fail(`--workers: must be from 1 to 64, got ${workers}`);
+  // Each worker has its own coverage; one file written by all of them would keep only the last.
+  if (workers > 1 && options.coverageOut) fail('--coverage-out: coverage is per process, so it cannot be combined with --workers');
+  return { options, workers };
 }
 
 function integer(flag: string, value: string | undefined): number | undefined {

@@ -372,7 +372,10 @@ describe('bad configuration stops the CLI with one line on stderr', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const cases: Array<{ name: string; args: () => string[]; problem: RegExp }> = [
+  const cases: Array<{ name: string; args: () => string[]; problem: RegExp; env?: Record<string, string> }> = [
+    { name: 'a STUB_TOKENS list that holds no token', args: () => [], env: { STUB_TOKENS: ' , ' }, problem: /^plant-store-stub: STUB_TOKENS: holds no token; give comma-separated tokens or unset it$/ },
+    { name: 'zero workers', args: () => ['--workers', '0'], problem: /^plant-store-stub: --workers: must be from 1 to 64, got 0$/ },
+    { name: 'a coverage file shared by several workers', args: () => ['--workers', '2', '--port', '4999', '--coverage-out', 'x.json'], problem: /^plant-store-stub: --coverage-out: coverage is per process, so it cannot be combined with --workers$/ },
     { name: 'a port already in use', args: () => ['--port', String(busyPort)], problem: /^plant-store-stub: port \d+: already in use on 127\.0\.0\.1; pick another with --port$/ },
     { name: 'a spec that does not exist', args: () => ['--spec', join(dir, 'nope.yaml')], problem: /^plant-store-stub: .*nope\.yaml: cannot read the spec \(ENOENT\)$/ },
     { name: 'a spec path that is a folder', args: () => ['--spec', dir], problem: /^plant-store-stub: .*: cannot read the spec \(EISDIR\)$/ },
@@ -389,8 +392,8 @@ describe('bad configuration stops the CLI with one line on stderr', () => {
     { name: 'a negative seed says how to pass a value starting with a dash', args: () => ['--seed', '-1'], problem: /^plant-store-stub: Option '--seed' argument is ambiguous\. .*'--seed=-XYZ'\. \(see --help\)$/ },
     { name: 'a non-loopback host without an admin token', args: () => ['--host', '0.0.0.0'], problem: /^plant-store-stub: --host: binding to 0\.0\.0\.0 exposes \/__admin to the network; set an admin token \(--admin-token\) to protect it$/ },
   ];
-  it.concurrent.each(cases)('$name', async ({ args, problem }) => {
-    const run = await runCli(['--port', '0', '--no-watch', '--quiet', ...args()]);
+  it.concurrent.each(cases)('$name', async ({ args, problem, env }) => {
+    const run = await runCli(['--port', '0', '--no-watch', '--quiet', ...args()], { env });
     expect(run.code).not.toBe(0);
     expect(run.code).not.toBeNull();
     const lines = run.stderr.split('\n').filter((line) => line !== '');

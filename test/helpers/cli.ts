@@ -50,11 +50,11 @@ interface Spawned {
   exited: Promise<CliRun>;
 }
 
-function spawnCli(args: string[]): Spawned {
+function spawnCli(args: string[], extraEnv: Record<string, string> = {}): Spawned {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does)`);
   // The variables the CLI reads are emptied (it treats empty as unset), so a developer's shell
   // cannot change what a test sees.
-  const env = { ...process.env, PORT: '', HOST: '', STUB_TOKENS: '', STUB_ADMIN_TOKEN: '' };
+  const env = { ...process.env, PORT: '', HOST: '', STUB_TOKENS: '', STUB_ADMIN_TOKEN: '', ...extraEnv };
   const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let stdout = '';
@@ -82,8 +82,8 @@ function commandLine(args: string[]): string {
  *
  * @example const { code, stderr } = await runCli(['--port', 'eighty']);
  */
-export async function runCli(args: string[], { timeoutMs = 10_000 }: CliOptions = {}): Promise<CliRun> {
-  const { child, stdout, stderr, exited } = spawnCli(args);
+export async function runCli(args: string[], { timeoutMs = 10_000, env }: CliOptions & { env?: Record<string, string> } = {}): Promise<CliRun> {
+  const { child, stdout, stderr, exited } = spawnCli(args, env);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
