@@ -101,7 +101,6 @@ function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<stri
   });
 }
 
-
 function noSuccess(operation: CompiledOperation): Failure {
   return fail(SELECTION_ERROR_STATUS, `${operation.key} documents no success response to serve; choose one with Prefer: code=<status>`, { fromStub: true });
 }
