@@ -14,9 +14,9 @@ export interface BuiltResponse {
   body: unknown;
   exact: boolean;
   label: string;
+  /** Where the body came from; fixture and example bodies were checked against the spec at start-up. */
+  source: Choice['kind'];
   plan: ResponsePlan | null;
-  /** The body is a fixture's or a documented example's, already checked against the spec at start-up. */
-  checkedAtStartUp: boolean;
 }
 
 export function buildResponse(operation: CompiledOperation, choice: Choice, request: StubRequest, body: ExactJson | null): BuiltResponse {
@@ -30,19 +30,19 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
         body: scenario.body,
         exact: false,
         label: scenario.name,
+        source: 'scenario',
         plan,
-        checkedAtStartUp: true,
       };
     }
     case 'example':
-      return { ...built(choice.plan, choice.status, choice.plan.examples.get(choice.name), `example:${headerSafe(choice.name)}`), checkedAtStartUp: true };
+      return built(choice.plan, choice.status, choice.plan.examples.get(choice.name), 'example', `example:${headerSafe(choice.name)}`);
     case 'generated':
-      return built(choice.plan, choice.status, generated(operation, choice.plan, request), 'generated');
+      return built(choice.plan, choice.status, generated(operation, choice.plan, request), 'generated', 'generated');
     case 'echo': {
       const { plan } = choice;
       const source = body!.exact ?? body!.value;
       const value = plan.project!(source, () => fallbackFor(operation, plan, request));
-      return { ...built(plan, choice.status, value, 'echo'), exact: body!.exact !== undefined };
+      return { ...built(plan, choice.status, value, 'echo', 'echo'), exact: body!.exact !== undefined };
     }
   }
 }
@@ -61,8 +61,8 @@ export function echoReplacement(operation: CompiledOperation, echo: BuiltRespons
   const plan = echo.plan!;
   const example = plan.examples.entries().next();
   return example.done
-    ? { ...echo, body: generated(operation, plan, request), exact: false, label: 'generated' }
-    : { ...echo, body: example.value[1], exact: false, label: `example:${headerSafe(example.value[0])}`, checkedAtStartUp: true };
+    ? built(plan, echo.status, generated(operation, plan, request), 'generated', 'generated')
+    : built(plan, echo.status, example.value[1], 'example', `example:${headerSafe(example.value[0])}`);
 }
 
 function generated(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
@@ -72,6 +72,6 @@ function generated(operation: CompiledOperation, plan: ResponsePlan, request: St
   return operation.generate(plan.schemaPointer, key);
 }
 
-function built(plan: ResponsePlan, status: number, body: unknown, label: string): BuiltResponse {
-  return { status, contentType: plan.contentType, headers: plan.sampleHeaders, body, exact: false, label, plan, checkedAtStartUp: false };
+function built(plan: ResponsePlan, status: number, body: unknown, source: Choice['kind'], label: string): BuiltResponse {
+  return { status, contentType: plan.contentType, headers: plan.sampleHeaders, body, exact: false, label, source, plan };
 }

@@ -12,7 +12,7 @@ export function selfCheck(response: BuiltResponse, operationKey: string): string
   const problems: string[] = [];
   // Fixture and example bodies were validated when the server started; echoes and generated
   // data are what can break the schema per request.
-  if (plan.validateBody && !response.checkedAtStartUp) {
+  if (plan.validateBody && (response.source === 'echo' || response.source === 'generated')) {
     if (response.body === undefined) problems.push('/: the documented response body is missing');
     else {
       const { value, rawNumbers } = response.exact ? toPlain(response.body) : { value: response.body, rawNumbers: undefined };
@@ -36,7 +36,7 @@ export function selfCheck(response: BuiltResponse, operationKey: string): string
  */
 export function checkAnswer(operation: CompiledOperation, built: BuiltResponse, request: StubRequest): { answer: BuiltResponse; problems: string[] } {
   const problems = selfCheck(built, operation.key);
-  if (problems.length === 0 || built.label !== 'echo') return { answer: built, problems };
+  if (problems.length === 0 || built.source !== 'echo') return { answer: built, problems };
   const replacement = echoReplacement(operation, built, request);
   const replacementProblems = selfCheck(replacement, operation.key);
   return replacementProblems.length < problems.length ? { answer: replacement, problems: replacementProblems } : { answer: built, problems };

@@ -35,6 +35,8 @@ export interface StartedCli {
 export interface CliOptions {
   /** How long to wait: for the exit (runCli) or for the listening line (startCli). */
   timeoutMs?: number;
+  /** Environment variables for the CLI, on top of the emptied PORT, HOST, STUB_TOKENS, STUB_ADMIN_TOKEN. */
+  env?: Record<string, string>;
 }
 
 /** Children still running, killed if the test process exits without stopping them. */
@@ -82,7 +84,7 @@ function commandLine(args: string[]): string {
  *
  * @example const { code, stderr } = await runCli(['--port', 'eighty']);
  */
-export async function runCli(args: string[], { timeoutMs = 10_000, env }: CliOptions & { env?: Record<string, string> } = {}): Promise<CliRun> {
+export async function runCli(args: string[], { timeoutMs = 10_000, env }: CliOptions = {}): Promise<CliRun> {
   const { child, stdout, stderr, exited } = spawnCli(args, env);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
@@ -107,8 +109,8 @@ const LISTENING = / listening on (http:\/\/\S+)/;
  *
  * @example const cli = await startCli(['--port', '0', '--no-watch', '--quiet']);
  */
-export async function startCli(args: string[], { timeoutMs = 10_000 }: CliOptions = {}): Promise<StartedCli> {
-  const { child, stdout, stderr, exited } = spawnCli(args);
+export async function startCli(args: string[], { timeoutMs = 10_000, env }: CliOptions = {}): Promise<StartedCli> {
+  const { child, stdout, stderr, exited } = spawnCli(args, env);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
