@@ -4,8 +4,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/config-error.js';
 import { DEFAULTS, type StubOptions } from './config/options.js';
-import { batchedSink } from './log/request-log.js';
-import { formatCoverage } from './observe/coverage.js';
+import { batchedSink } from './record/request-log.js';
+import { formatCoverage } from './record/coverage.js';
 import { startStub } from './http/server.js';
 import { runWorkers } from './http/workers.js';
 
@@ -33,7 +33,7 @@ Options:
   --help                this text
 `;
 
-function fail(message: string): never {
+function exitWithError(message: string): never {
   process.stderr.write(`plant-store-stub: ${message}\n`);
   process.exit(2);
 }
@@ -68,7 +68,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     }));
   } catch (error) {
     // parseArgs explains over several lines (e.g. how to pass `--seed=-1`); keep it one line.
-    fail(`${(error as Error).message.split('\n').join(' ')} (see --help)`);
+    exitWithError(`${(error as Error).message.split('\n').join(' ')} (see --help)`);
   }
   if (values.help) {
     process.stdout.write(HELP);
@@ -78,7 +78,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
   const env = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''));
   const tokens = values.token ?? (env.STUB_TOKENS ? env.STUB_TOKENS.split(',').map((t) => t.trim()).filter(Boolean) : undefined);
   // A list that was given but holds no token would silently accept every token.
-  if (env.STUB_TOKENS && !values.token && tokens?.length === 0) fail('STUB_TOKENS: holds no token; give comma-separated tokens or unset it');
+  if (env.STUB_TOKENS && !values.token && tokens?.length === 0) exitWithError('STUB_TOKENS: holds no token; give comma-separated tokens or unset it');
   const options: StubOptions = {
     spec: values.spec,
     fixtures: values.fixtures,
@@ -96,21 +96,21 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     log: values.quiet ? false : logSink,
   };
   const workers = integer('--workers', values.workers) ?? 1;
-  if (workers < 1 || workers > 64) fail(`--workers: must be from 1 to 64, got ${workers}`);
+  if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
   // Each worker has its own coverage; one file written by all of them would keep only the last.
-  if (workers > 1 && options.coverageOut) fail('--coverage-out: coverage is per process, so it cannot be combined with --workers');
+  if (workers > 1 && options.coverageOut) exitWithError('--coverage-out: coverage is per process, so it cannot be combined with --workers');
   return { options, workers };
 }
 
 function integer(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim())) fail(`${flag}: must be a whole number, got "${value}"`);
+  if (!/^\d+$/.test(value.trim())) exitWithError(`${flag}: must be a whole number, got "${value}"`);
   return Number(value);
 }
 
 async function main(): Promise<void> {
   const { options, workers } = parseOptions(process.argv.slice(2));
-  if (workers > 1) return runWorkers(workers, options, fail);
+  if (workers > 1) return runWorkers(workers, options, exitWithError);
   const running = await startStub(options);
   // Handlers first: a supervisor may signal as soon as it reads the "listening" line below.
   let stopping = false;
@@ -141,6 +141,6 @@ const FLAGS: Record<string, string> = {
 };
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) fail(FLAGS[error.source] ? `${FLAGS[error.source]}: ${error.problem}` : error.message);
-  fail(`could not start: ${(error as Error).message ?? String(error)}`);
+  if (error instanceof ConfigError) exitWithError(FLAGS[error.source] ? `${FLAGS[error.source]}: ${error.problem}` : error.message);
+  exitWithError(`could not start: ${(error as Error).message ?? String(error)}`);
 });

@@ -3,5 +3,5 @@ export { startStub, type RunningStub } from './http/server.js';
 export { createStubApp, type StubApp } from './http/express-app.js';
 export type { StubOptions } from './config/options.js';
 export { ConfigError } from './config/config-error.js';
-export type { JournalEntry, JournalFilter } from './observe/journal.js';
-export type { CoverageReport } from './observe/coverage.js';
+export type { JournalEntry, JournalFilter } from './record/journal.js';
+export type { CoverageReport } from './record/coverage.js';

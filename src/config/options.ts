@@ -1,6 +1,7 @@
 // The one options object of the stub, with its defaults. The CLI and the environment only fill it
 // in; `resolveOptions` checks it once, up front, and everything downstream trusts it.
 import { ConfigError } from './config-error.js';
+import { isLoopbackName } from '../shared/loopback.js';
 
 export interface StubOptions {
   /** OpenAPI document to serve. Default `./openapi.yaml`. */
@@ -78,15 +79,12 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     throw new ConfigError('tokens', 'each token must be a non-empty string without spaces');
   }
   if (resolved.adminToken !== undefined && resolved.adminToken.trim() === '') throw new ConfigError('adminToken', 'must not be empty');
-  if (!isLoopback(resolved.host) && resolved.adminToken === undefined) {
+  if (!isLoopbackName(resolved.host) && resolved.adminToken === undefined) {
     throw new ConfigError('host', `binding to ${resolved.host} exposes /__admin to the network; set an admin token (--admin-token) to protect it`);
   }
   return resolved;
 }
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 function wholeNumber(name: string, value: number, min: number, max: number): void {
   if (!Number.isInteger(value) || value < min || value > max) {

@@ -1,10 +1,10 @@
 // Stage 5: the body of the chosen response. Echo projects the request onto the response schema,
 // an example is served as documented, generated data comes from the schema (seeded per request),
 // a scenario serves its fixture. Numbers keep their exact text on the way out.
-import type { CompiledOperation, ResponsePlan } from '../spec/compile-operations.js';
+import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
 import type { Choice } from './select-response.js';
-import { headerSafe } from '../spec/header-value.js';
-import type { ExactJson, StubRequest } from './types.js';
+import { headerSafe } from '../openapi/header-value.js';
+import type { ExactJson, StubRequest } from '../shared/plain-http.js';
 
 export interface BuiltResponse {
   status: number;

@@ -1,18 +1,18 @@
-// The whole request pipeline, in order. Each stage returns a value or a Failure; a Failure ends
-// the request and `failureResponse` turns it into HTTP. Everything the stages look up was
+// The whole request pipeline, in order. Each stage returns a value or a Refusal; a Refusal ends
+// the request and `refusalResponse` turns it into HTTP. Everything the stages look up was
 // compiled at start-up.
-import type { CompiledSpec } from '../spec/compile-operations.js';
+import type { CompiledSpec } from '../openapi/compile-operations.js';
 import { buildResponse } from './build-response.js';
 import { authenticate } from './authenticate.js';
-import { failureResponse, isFailure } from './failure.js';
+import { refusalResponse, isRefusal } from './refusal.js';
 import { readSelection } from './read-selection.js';
 import { route } from './route.js';
 import type { ScenarioTable } from './scenario.js';
 import { selectResponse } from './select-response.js';
 import { checkAnswer } from './self-check.js';
-import { stringifyExact } from './exact-json.js';
+import { stringifyExact } from '../shared/exact-json.js';
 import { validateRequest } from './validate-request.js';
-import type { StubRequest, StubResponse } from './types.js';
+import type { StubRequest, StubResponse } from '../shared/plain-http.js';
 
 /** What the pipeline reads besides the request; swapped whole on reload. */
 export interface EngineState {
@@ -29,24 +29,24 @@ const NO_QUERY = new URLSearchParams();
 export function handleRequest(state: EngineState, request: StubRequest): StubResponse {
   // 1. Route: which operation, or 404 / 405.
   const routed = route(state.compiled.routes, request);
-  if (isFailure(routed)) return failureResponse(routed, null);
+  if (isRefusal(routed)) return refusalResponse(routed, null);
   const { operation, pathParams } = routed;
   const query = request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery);
 
   // 2. Authenticate: the operation's security requirement.
   const denied = authenticate(operation.checkSecurity, request, query);
-  if (denied) return failureResponse(denied, operation);
+  if (denied) return refusalResponse(denied, operation);
 
   // 3. Validate: parameters and body, every violation at once.
   const body = validateRequest(operation, request, pathParams, query);
-  if (isFailure(body)) return failureResponse(body, operation);
+  if (isRefusal(body)) return refusalResponse(body, operation);
 
   // 4. Select: scenario, Prefer, sticky scenario, or the documented success.
   const selection = readSelection(request);
-  if (isFailure(selection)) return failureResponse(selection, operation);
+  if (isRefusal(selection)) return refusalResponse(selection, operation);
   const scenarios = state.scenarios.get(operation.key);
   const choice = selectResponse(operation, scenarios, selection, state.sticky, body !== null);
-  if (isFailure(choice)) return failureResponse(choice, operation);
+  if (isRefusal(choice)) return refusalResponse(choice, operation);
 
   // 5. Build the body, then 6. check it against the spec before it leaves.
   const built = buildResponse(operation, choice, request, body);

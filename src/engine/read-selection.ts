@@ -1,10 +1,10 @@
 // Reads the headers a client uses to steer the stub (X-Mock-Scenario, Prefer, X-Mock-Delay,
 // X-Mock-Fault) into one plain value, so the selection stage never touches raw headers.
-import { fail, SELECTION_ERROR_STATUS, type Failure } from './failure.js';
-import type { StubRequest, StubResponse } from './types.js';
+import { refuse, SELECTION_ERROR_STATUS, type Refusal } from './refusal.js';
+import { FAULTS, isFault, type Fault } from '../shared/faults.js';
+import type { StubRequest } from '../shared/plain-http.js';
 
 export const MAX_DELAY_MS = 60_000;
-const FAULTS = new Set(['reset', 'close', 'timeout', 'malformed']);
 
 export interface Selection {
   scenario: string | null;
@@ -15,12 +15,12 @@ export interface Selection {
   /** Prefer: dynamic=true */
   dynamic: boolean;
   delayMs: number | null;
-  fault: StubResponse['fault'] | null;
+  fault: Fault | null;
 }
 
 const NONE: Selection = { scenario: null, code: null, example: null, dynamic: false, delayMs: null, fault: null };
 
-export function readSelection(request: StubRequest): Selection | Failure {
+export function readSelection(request: StubRequest): Selection | Refusal {
   const { headers } = request;
   const scenario = single(headers['x-mock-scenario']);
   const prefer = headers.prefer;
@@ -48,8 +48,8 @@ export function readSelection(request: StubRequest): Selection | Failure {
   }
   if (fault !== undefined) {
     const name = fault.trim().toLowerCase();
-    if (!FAULTS.has(name)) return selectionError(`X-Mock-Fault must be one of ${[...FAULTS].join(', ')}, got "${fault}"`);
-    selection.fault = name as Selection['fault'];
+    if (!isFault(name)) return selectionError(`X-Mock-Fault must be one of ${FAULTS.join(', ')}, got "${fault}"`);
+    selection.fault = name;
   }
   return selection;
 }
@@ -69,6 +69,6 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function selectionError(message: string): Failure {
-  return fail(SELECTION_ERROR_STATUS, message, { fromStub: true });
+function selectionError(message: string): Refusal {
+  return refuse(SELECTION_ERROR_STATUS, message, { fromStub: true });
 }

@@ -1,4 +1,5 @@
 // A scripted response from fixtures/: what the selection stage can choose by name.
+import type { Fault } from '../shared/faults.js';
 
 export interface Scenario {
   name: string;
@@ -9,7 +10,7 @@ export interface Scenario {
   body: unknown;
   /** Milliseconds to wait before answering; null means the server default. */
   delayMs: number | null;
-  fault: 'reset' | 'close' | 'timeout' | 'malformed' | null;
+  fault: Fault | null;
   /** The file it came from, for logs and start-up errors. */
   file: string;
 }

@@ -1,9 +1,9 @@
 // Stage 4: which response a valid request gets. In order: X-Mock-Scenario, Prefer (code, example,
 // dynamic), the sticky scenario set through /__admin, then the default: the documented success
 // response, echoing the request where it has a body.
-import type { CompiledOperation, ResponsePlan } from '../spec/compile-operations.js';
-import { fail, SELECTION_ERROR_STATUS, type Failure } from './failure.js';
-import { documentedResponse } from '../spec/documented-response.js';
+import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
+import { refuse, SELECTION_ERROR_STATUS, type Refusal } from './refusal.js';
+import { documentedResponse } from '../openapi/documented-response.js';
 import type { Selection } from './read-selection.js';
 import type { Scenario } from './scenario.js';
 
@@ -19,12 +19,12 @@ export function selectResponse(
   selection: Selection,
   sticky: string | null,
   hasJsonBody: boolean,
-): Choice | Failure {
+): Choice | Refusal {
   if (selection.scenario !== null) {
     const scenario = scenarios?.get(selection.scenario);
     if (!scenario) {
       const known = [...(scenarios?.keys() ?? [])];
-      return fail(SELECTION_ERROR_STATUS, `unknown scenario "${selection.scenario}" for ${operation.key}; known scenarios: ${known.join(', ') || 'none'}`, {
+      return refuse(SELECTION_ERROR_STATUS, `unknown scenario "${selection.scenario}" for ${operation.key}; known scenarios: ${known.join(', ') || 'none'}`, {
         fromStub: true,
         extra: { knownScenarios: known },
       });
@@ -55,11 +55,11 @@ function defaultChoice(plan: ResponsePlan, hasJsonBody: boolean): Choice {
 }
 
 /** Prefer: code=N -> a fixture with that status, else the documented response's example, else generated. */
-function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number): Choice | Failure {
+function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number): Choice | Refusal {
   const plan = documentedResponse(operation.responses, status);
   if (!plan) {
     const documented = [...operation.responses.keys()];
-    return fail(SELECTION_ERROR_STATUS, `Prefer: code=${status} is not documented for ${operation.key}; documented statuses: ${documented.join(', ')}`, {
+    return refuse(SELECTION_ERROR_STATUS, `Prefer: code=${status} is not documented for ${operation.key}; documented statuses: ${documented.join(', ')}`, {
       fromStub: true,
       extra: { documentedStatuses: documented },
     });
@@ -75,32 +75,32 @@ function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, S
 }
 
 /** Prefer: code=N, example=NAME -> that status's example of that name, else a scenario of that name and status. */
-function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number, name: string): Choice | Failure {
+function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number, name: string): Choice | Refusal {
   const plan = documentedResponse(operation.responses, status);
   if (!plan) return byStatus(operation, scenarios, status); // its failure lists the documented statuses
   if (plan.examples.has(name)) return { kind: 'example', plan, status, name };
   const scenario = scenarios?.get(name);
   if (scenario && scenario.status === status) return { kind: 'scenario', scenario, plan };
   const known = [...plan.examples.keys(), ...[...(scenarios?.values() ?? [])].filter((s) => s.status === status).map((s) => s.name)];
-  return fail(SELECTION_ERROR_STATUS, `no example or scenario "${name}" answers ${status} for ${operation.key}; known for ${status}: ${known.join(', ') || 'none'}`, {
+  return refuse(SELECTION_ERROR_STATUS, `no example or scenario "${name}" answers ${status} for ${operation.key}; known for ${status}: ${known.join(', ') || 'none'}`, {
     fromStub: true,
     extra: { knownExamples: known },
   });
 }
 
 /** Prefer: example=NAME -> a named example of any documented response, else a scenario of that name. */
-function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, name: string): Choice | Failure {
+function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, name: string): Choice | Refusal {
   const ordered = [operation.success, ...operation.responses.values()].filter((plan): plan is ResponsePlan => plan !== null);
   for (const plan of ordered) if (plan.examples.has(name)) return { kind: 'example', plan, status: plan.status, name };
   const scenario = scenarios?.get(name);
   if (scenario) return { kind: 'scenario', scenario, plan: documentedResponse(operation.responses, scenario.status) };
   const known = [...new Set([...ordered.flatMap((plan) => [...plan.examples.keys()]), ...(scenarios?.keys() ?? [])])];
-  return fail(SELECTION_ERROR_STATUS, `unknown example "${name}" for ${operation.key}; known examples and scenarios: ${known.join(', ') || 'none'}`, {
+  return refuse(SELECTION_ERROR_STATUS, `unknown example "${name}" for ${operation.key}; known examples and scenarios: ${known.join(', ') || 'none'}`, {
     fromStub: true,
     extra: { knownExamples: known },
   });
 }
 
-function noSuccess(operation: CompiledOperation): Failure {
-  return fail(SELECTION_ERROR_STATUS, `${operation.key} documents no success response to serve; choose one with Prefer: code=<status>`, { fromStub: true });
+function noSuccess(operation: CompiledOperation): Refusal {
+  return refuse(SELECTION_ERROR_STATUS, `${operation.key} documents no success response to serve; choose one with Prefer: code=<status>`, { fromStub: true });
 }

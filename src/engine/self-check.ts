@@ -2,9 +2,9 @@
 // documented for the operation, the body fits that status's schema, documented required headers
 // are present and valid. Findings are returned, logged loudly and journaled, never hidden.
 import { echoReplacement, type BuiltResponse } from './build-response.js';
-import type { CompiledOperation } from '../spec/compile-operations.js';
-import type { StubRequest } from './types.js';
-import { toPlain } from './exact-json.js';
+import type { CompiledOperation } from '../openapi/compile-operations.js';
+import type { StubRequest } from '../shared/plain-http.js';
+import { toPlain } from '../shared/exact-json.js';
 
 export function selfCheck(response: BuiltResponse, operationKey: string): string[] {
   const { plan } = response;

@@ -1,10 +1,10 @@
 // Stage 3: the request against the operation's parameters and body. Every violation is collected
 // before answering, so a client fixing a form sees all of them at once.
 import { isUtf8 } from 'node:buffer';
-import type { CompiledOperation, MediaPlan } from '../spec/compile-operations.js';
-import { JsonSyntaxError, parseExactJson } from './exact-json.js';
-import { invalid, type Failure } from './failure.js';
-import type { ExactJson, StubRequest } from './types.js';
+import type { CompiledOperation, MediaPlan } from '../openapi/compile-operations.js';
+import { JsonSyntaxError, parseExactJson } from '../shared/exact-json.js';
+import { invalid, type Refusal } from './refusal.js';
+import type { ExactJson, StubRequest } from '../shared/plain-http.js';
 
 function hasBom(body: Buffer): boolean {
   return body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
@@ -16,7 +16,7 @@ export function validateRequest(
   request: StubRequest,
   pathParams: Record<string, string>,
   query: URLSearchParams,
-): ExactJson | null | Failure {
+): ExactJson | null | Refusal {
   const violations = operation.validateParameters(pathParams, query, request.headers);
   const body = operation.body ? readBody(operation.body.required, operation.body.media, request, violations) : null;
   return violations.length > 0 ? invalid(violations) : body;

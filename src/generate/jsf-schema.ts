@@ -20,8 +20,8 @@
 // - Number bounds, `x-faker` and discriminators are rewritten as jsf-keywords.ts explains.
 import type { JsonSchema } from 'json-schema-faker';
 import { compileNumberBounds, compileType, hasDiscriminator, normaliseFaker, pinDiscriminator, PLAIN_KEYWORDS } from './jsf-keywords.js';
-import { valueAtPointer, valueAtRef } from '../spec/json-pointer.js';
-import { isObject, setOwn, type Json } from './json-value.js';
+import { valueAtPointer, valueAtRef } from '../shared/json-pointer.js';
+import { isObject, setOwn, type Json } from '../shared/json-value.js';
 
 export interface JsfSchema {
   /** undefined when the schema has no finite instance (generation gives null). */

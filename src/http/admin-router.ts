@@ -2,9 +2,9 @@
 // Express router so users can mount or extend it; it never runs on the API's hot path.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { Stub } from '../app/stub.js';
-import { stringifyExact } from '../engine/exact-json.js';
-import { problem } from '../spec/error-renderer.js';
+import type { Stub } from '../stub/stub.js';
+import { stringifyExact } from '../shared/exact-json.js';
+import { problem } from '../openapi/error-renderer.js';
 
 export function adminRouter(stub: Stub, adminToken: string | undefined): Router {
   const router = express.Router();

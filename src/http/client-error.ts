@@ -1,7 +1,7 @@
 // Requests node:http cannot even parse (garbage request lines, oversized headers, slow clients)
 // never reach the engine; they still get a short, honest answer instead of a silent hang-up.
 import type { Duplex } from 'node:stream';
-import { problem } from '../spec/error-renderer.js';
+import { problem } from '../openapi/error-renderer.js';
 
 const STATUS_BY_CODE: Record<string, number> = {
   HPE_HEADER_OVERFLOW: 431,

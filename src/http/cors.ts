@@ -1,6 +1,7 @@
 // CORS for browser clients: preflights are answered by the stub, and every answer reflects the
 // request's Origin, so a frontend on any dev-server port can call the stub.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isLoopbackName } from '../shared/loopback.js';
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Scenario, X-Mock-Delay, X-Mock-Fault';
 const EXPOSED_HEADERS = 'X-Mock-Scenario, WWW-Authenticate, Allow';
@@ -47,8 +48,4 @@ export function isLoopbackHost(host: string | undefined): boolean {
   if (host === undefined) return true;
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
   return isLoopbackName(name.toLowerCase());
-}
-
-function isLoopbackName(name: string): boolean {
-  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name);
 }

@@ -2,9 +2,9 @@
 // extend with routes of their own. It serves /__admin and hands every other request to the same
 // adapter the default server uses.
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { problem } from '../spec/error-renderer.js';
+import { problem } from '../openapi/error-renderer.js';
 import { resolveOptions, type ResolvedOptions, type StubOptions } from '../config/options.js';
-import { Stub } from '../app/stub.js';
+import { Stub } from '../stub/stub.js';
 import { adminRouter } from './admin-router.js';
 import { InFlight } from './in-flight.js';
 import { answerPreflight, applyCors, isLoopbackHost, isLoopbackOrigin, isPreflight } from './cors.js';

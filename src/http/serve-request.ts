@@ -4,9 +4,9 @@
 // function, so both behave alike.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Stub } from '../app/stub.js';
-import type { StubRequest, StubResponse } from '../engine/types.js';
-import { fail, failureResponse } from '../engine/failure.js';
+import type { Stub } from '../stub/stub.js';
+import type { StubRequest, StubResponse } from '../shared/plain-http.js';
+import { refuse, refusalResponse } from '../engine/refusal.js';
 import { applyCors, isPreflight, answerPreflight } from './cors.js';
 import { MAX_OWED, type InFlight } from './in-flight.js';
 
@@ -80,7 +80,7 @@ function respond(stub: Stub, request: StubRequest, req: IncomingMessage, res: Se
 /** A bug of ours must still not leak internals: log it, answer a plain problem. */
 function internalError(request: StubRequest, error: unknown): StubResponse {
   process.stderr.write(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? error}\n`);
-  return failureResponse(fail(500, 'the stub failed to handle this request; see its log', { fromStub: true }), null);
+  return refusalResponse(refuse(500, 'the stub failed to handle this request; see its log', { fromStub: true }), null);
 }
 
 function deliver(stub: Stub, request: StubRequest, response: StubResponse, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
@@ -94,7 +94,7 @@ function deliver(stub: Stub, request: StubRequest, response: StubResponse, req: 
   };
   const owes = response.delayMs > 0 || response.fault === 'timeout';
   if (owes && settings.inFlight.full) {
-    const refused = failureResponse(fail(429, `more than ${MAX_OWED} delayed or held answers are already waiting; retry later`, { fromStub: true, headers: { 'retry-after': '1' } }), null);
+    const refused = refusalResponse(refuse(429, `more than ${MAX_OWED} delayed or held answers are already waiting; retry later`, { fromStub: true, headers: { 'retry-after': '1' } }), null);
     if (settings.cors) applyCors(req, res);
     write(res, refused, request);
     stub.record(request, refused, performance.now() - started);
@@ -121,7 +121,7 @@ function write(res: ServerResponse, response: StubResponse, request: StubRequest
 }
 
 function tooLarge(stub: Stub, request: StubRequest, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
-  const response = stub.refuse(request, fail(413, `the request body is larger than ${settings.maxBodyBytes} bytes`, { headers: { connection: 'close' } }));
+  const response = stub.refuse(request, refuse(413, `the request body is larger than ${settings.maxBodyBytes} bytes`, { headers: { connection: 'close' } }));
   if (settings.cors) applyCors(req, res);
   res.writeHead(413, response.headers);
   // Stop reading the rest of the body: the connection closes once the answer is out.

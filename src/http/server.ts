@@ -6,13 +6,13 @@ import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { resolveOptions, type StubOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
-import { Stub } from '../app/stub.js';
-import type { CoverageReport } from '../observe/coverage.js';
-import type { JournalEntry, JournalFilter } from '../observe/journal.js';
+import { Stub } from '../stub/stub.js';
+import type { CoverageReport } from '../record/coverage.js';
+import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { InFlight } from './in-flight.js';
 import { originForm, serveRequest, type ServeSettings } from './serve-request.js';
 import { handleClientError } from './client-error.js';
-import { problem } from '../spec/error-renderer.js';
+import { problem } from '../openapi/error-renderer.js';
 
 export interface RunningStub {
   /** `http://127.0.0.1:<port>` */

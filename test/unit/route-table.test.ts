@@ -1,7 +1,7 @@
 // RouteTable on its own: literal paths before templates, path parameters decoded, 405 with the
 // Allow list (HEAD with GET), 404, bad percent-encoding, and lookups that do not scan every route.
 import { describe, expect, it } from 'vitest';
-import { RouteTable } from '../../src/spec/route-table.js';
+import { RouteTable } from '../../src/openapi/route-table.js';
 
 describe('RouteTable', () => {
   const table = new RouteTable<string>();

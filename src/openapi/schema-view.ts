@@ -1,7 +1,8 @@
 // Read-only views of a document's schemas for the parts of the stub that build data (projection,
 // error bodies): follow `$ref`s through the bundler's resolver and merge `allOf` into one object
 // view. Validation never uses this; Ajv sees the schemas as written.
-import type { LoadedSpec } from './load-spec.js';
+import type { LoadedDocument } from './load-document.js';
+import { isObject } from '../shared/json-value.js';
 
 export type Schema = Record<string, unknown>;
 
@@ -11,7 +12,7 @@ export interface ObjectView {
 }
 
 /** Follows `$ref` until a schema that is not a bare reference. Cycles end in an empty schema. */
-export function deref(spec: LoadedSpec, schema: unknown, seen = new Set<string>()): Schema {
+export function deref(spec: LoadedDocument, schema: unknown, seen = new Set<string>()): Schema {
   let current = schema;
   while (isSchema(current) && typeof current.$ref === 'string') {
     if (seen.has(current.$ref)) return {};
@@ -22,13 +23,13 @@ export function deref(spec: LoadedSpec, schema: unknown, seen = new Set<string>(
 }
 
 /** The properties and required names of an object schema, `allOf` branches merged in. */
-export function objectView(spec: LoadedSpec, schema: unknown): ObjectView | null {
+export function objectView(spec: LoadedDocument, schema: unknown): ObjectView | null {
   const view: ObjectView = { properties: new Map(), required: new Set() };
   const found = collect(spec, deref(spec, schema), view, new Set());
   return found ? view : null;
 }
 
-function collect(spec: LoadedSpec, schema: Schema, view: ObjectView, seen: Set<Schema>): boolean {
+function collect(spec: LoadedDocument, schema: Schema, view: ObjectView, seen: Set<Schema>): boolean {
   if (seen.has(schema)) return false;
   seen.add(schema);
   let found = schemaTypes(schema).includes('object') || isSchema(schema.properties);
@@ -50,6 +51,4 @@ export function schemaTypes(schema: Schema): string[] {
   return schema.nullable === true ? [...types, 'null'] : types;
 }
 
-export function isSchema(value: unknown): value is Schema {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+export const isSchema: (value: unknown) => value is Schema = isObject;

@@ -1,8 +1,8 @@
 // compileSecurity on its own: which credentials each security requirement accepts, the message and
 // challenge of each refusal, alternatives and anonymous access, and unknown schemes refused up front.
 import { describe, expect, it } from 'vitest';
-import { compileSecurity } from '../../src/engine/authenticate.js';
-import type { StubRequest } from '../../src/engine/types.js';
+import { compileSecurity } from '../../src/openapi/compile-security.js';
+import type { StubRequest } from '../../src/shared/plain-http.js';
 
 const schemes = {
   bearerAuth: { type: 'http', scheme: 'bearer' },

@@ -1,6 +1,8 @@
 // The plain values that flow through the engine. Nothing here knows about Express or node:http:
 // adapters turn a transport request into a StubRequest and a StubResponse back into bytes.
 
+import type { Fault } from './faults.js';
+
 /** A request as the engine sees it. Header names are lower-case. */
 export interface StubRequest {
   method: string;
@@ -33,7 +35,7 @@ export interface StubResponse {
   /** The client left before a delayed answer was sent: it was journaled, never delivered. */
   abandoned?: boolean;
   /** A fault injected instead of a clean answer, for client resilience tests (X-Mock-Fault or a fixture). */
-  fault?: 'reset' | 'close' | 'timeout' | 'malformed';
+  fault?: Fault;
 }
 
 /** A JSON body parsed so that numbers keep their exact text where a double would change them. */

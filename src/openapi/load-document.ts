@@ -8,7 +8,7 @@ import { parseYamlFile } from '../config/parse-yaml.js';
 
 export type OpenApiVersion = '3.0' | '3.1';
 
-export interface LoadedSpec {
+export interface LoadedDocument {
   file: string;
   version: OpenApiVersion;
   /** The bundled document: only internal (`#/...`) references remain. */
@@ -27,7 +27,7 @@ export interface OpenApiDocument {
 }
 
 /** Loads and bundles the document at `file`; every failure is a ConfigError naming the file. */
-export async function loadSpec(file: string): Promise<LoadedSpec> {
+export async function loadDocument(file: string): Promise<LoadedDocument> {
   const path = resolvePath(file);
   let text: string;
   try {

@@ -1,15 +1,15 @@
 // Compiles a loaded document into the operation table the engine runs on: for every operation its
 // security check, parameter and body validators, response plans and error renderers. All of this
 // happens once at start-up (and on reload); a request only looks things up.
-import { compileSecurity, type SecurityCheck } from '../engine/authenticate.js';
-import { compileProjection, type Projection } from '../engine/project.js';
+import { compileSecurity, type SecurityCheck } from './compile-security.js';
+import { compileProjection, type Projection } from './compile-projection.js';
 import { createDataGenerator, type DataGenerator } from '../generate/data-generator.js';
-import type { LoadedSpec } from './load-spec.js';
+import type { LoadedDocument } from './load-document.js';
 import { RouteTable } from './route-table.js';
 import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
 import { deref as derefSchema, isSchema, schemaTypes, type Schema } from './schema-view.js';
 import { compileErrorRenderer, type ErrorRenderer } from './error-renderer.js';
-import { escapePointerToken } from './json-pointer.js';
+import { escapePointerToken } from '../shared/json-pointer.js';
 import { ConfigError } from '../config/config-error.js';
 import { headerSafe } from './header-value.js';
 import { normaliseResponseKey } from './documented-response.js';
@@ -74,7 +74,7 @@ export interface CompiledOperation {
 type StubHeaders = Record<string, string | string[] | undefined>;
 
 export interface CompiledSpec {
-  spec: LoadedSpec;
+  spec: LoadedDocument;
   title: string;
   operations: CompiledOperation[];
   byKey: Map<string, CompiledOperation>;
@@ -88,7 +88,7 @@ export interface CompileOptions {
   seed?: number;
 }
 
-export function compileSpec(spec: LoadedSpec, options: CompileOptions): CompiledSpec {
+export function compileSpec(spec: LoadedDocument, options: CompileOptions): CompiledSpec {
   const compiler = createSchemaCompiler(spec);
   const generator = createDataGenerator(spec.document, { seed: options.seed });
   const routes = new RouteTable<CompiledOperation>();
@@ -132,7 +132,7 @@ export function compileSpec(spec: LoadedSpec, options: CompileOptions): Compiled
 }
 
 /** Follows a `$ref` (of a path item, parameter, body or response) and keeps the target's pointer. */
-function deref(spec: LoadedSpec, value: unknown, pointer: string): { value: Schema; pointer: string } {
+function deref(spec: LoadedDocument, value: unknown, pointer: string): { value: Schema; pointer: string } {
   let current = value;
   let at = pointer;
   for (let hops = 0; isSchema(current) && typeof current.$ref === 'string' && hops < 32; hops++) {
@@ -143,7 +143,7 @@ function deref(spec: LoadedSpec, value: unknown, pointer: string): { value: Sche
 }
 
 function compileParameters(
-  spec: LoadedSpec,
+  spec: LoadedDocument,
   compiler: SchemaCompiler,
   pathItem: { value: Schema; pointer: string },
   pointer: string,
@@ -204,7 +204,7 @@ function compileParameters(
  * query with `explode: false`, `1|2` for pipeDelimited, `1,2` in a path or header (simple). A
  * default (exploded) query array arrives as repeated keys instead, and needs no splitting.
  */
-function arrayDelimiter(spec: LoadedSpec, parameter: Schema, location: string): string | null {
+function arrayDelimiter(spec: LoadedDocument, parameter: Schema, location: string): string | null {
   if (!schemaTypes(derefSchema(spec, parameter.schema)).includes('array')) return null;
   const style = typeof parameter.style === 'string' ? parameter.style : location === 'query' ? 'form' : 'simple';
   const explode = typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form';
@@ -219,7 +219,7 @@ function queryValue(query: URLSearchParams, name: string): string | string[] | u
   return all.length === 0 ? undefined : all.length === 1 ? all[0] : all;
 }
 
-function compileBody(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown, pointer: string): BodyPlan | null {
+function compileBody(spec: LoadedDocument, compiler: SchemaCompiler, raw: unknown, pointer: string): BodyPlan | null {
   if (raw === undefined) return null;
   const body = deref(spec, raw, pointer);
   const content = isSchema(body.value.content) ? body.value.content : {};
@@ -235,7 +235,7 @@ function compileBody(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown, p
   return { required: body.value.required === true, media };
 }
 
-function compileResponse(spec: LoadedSpec, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string, generate: (pointer: string) => unknown): ResponsePlan {
+function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string, generate: (pointer: string) => unknown): ResponsePlan {
   const response = deref(spec, raw, pointer);
   const content = isSchema(response.value.content) ? response.value.content : {};
   const types = Object.keys(content);
@@ -257,7 +257,7 @@ function compileResponse(spec: LoadedSpec, compiler: SchemaCompiler, key: string
   };
 }
 
-function compileHeaders(spec: LoadedSpec, compiler: SchemaCompiler, raw: unknown, pointer: string, generate: (pointer: string) => unknown): HeaderPlan[] {
+function compileHeaders(spec: LoadedDocument, compiler: SchemaCompiler, raw: unknown, pointer: string, generate: (pointer: string) => unknown): HeaderPlan[] {
   if (!isSchema(raw)) return [];
   // OpenAPI: a documented Content-Type header is ignored; the media type decides it.
   return Object.entries(raw).filter(([name]) => name.toLowerCase() !== 'content-type').map(([name, value]) => {
@@ -279,7 +279,7 @@ function headerSample(header: Schema, schema: Schema | null, generated: () => un
   return headerSafe(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
-function collectExamples(spec: LoadedSpec, media: Schema | null): Map<string, unknown> {
+function collectExamples(spec: LoadedDocument, media: Schema | null): Map<string, unknown> {
   const examples = new Map<string, unknown>();
   if (!media) return examples;
   if (isSchema(media.examples)) {
@@ -293,7 +293,7 @@ function collectExamples(spec: LoadedSpec, media: Schema | null): Map<string, un
 }
 
 function compileResponses(
-  spec: LoadedSpec,
+  spec: LoadedDocument,
   compiler: SchemaCompiler,
   raw: unknown,
   pointer: string,

@@ -1,9 +1,9 @@
 // Coverage: for every operation, which documented statuses and which scenarios a request has
 // exercised since the last reset, so a CI job can show the error paths its client never tried.
-import type { CompiledOperation } from '../spec/compile-operations.js';
-import { documentedResponse } from '../spec/documented-response.js';
+import type { CompiledOperation } from '../openapi/compile-operations.js';
+import { documentedResponse } from '../openapi/documented-response.js';
 import type { ScenarioTable } from '../engine/scenario.js';
-import type { StubResponse } from '../engine/types.js';
+import type { StubResponse } from '../shared/plain-http.js';
 
 export interface CoverageReport {
   operations: Array<{

@@ -3,15 +3,15 @@
 // (journal, coverage, log: all at one point, after the answer), and reloads when files change.
 import type { ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
-import { loadFixtures } from '../fixtures/load-fixtures.js';
-import { formatRequestLine, formatSelfCheck } from '../log/request-log.js';
-import { Coverage, type CoverageReport } from '../observe/coverage.js';
-import { Journal, type JournalEntry, type JournalFilter } from '../observe/journal.js';
-import { compileSpec } from '../spec/compile-operations.js';
-import { loadSpec } from '../spec/load-spec.js';
+import { loadFixtures } from '../scenarios/load-fixtures.js';
+import { formatRequestLine, formatSelfCheck } from '../record/request-log.js';
+import { Coverage, type CoverageReport } from '../record/coverage.js';
+import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
+import { compileSpec } from '../openapi/compile-operations.js';
+import { loadDocument } from '../openapi/load-document.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
-import type { StubRequest, StubResponse } from '../engine/types.js';
-import { failureResponse, type Failure } from '../engine/failure.js';
+import type { StubRequest, StubResponse } from '../shared/plain-http.js';
+import { refusalResponse, type Refusal } from '../engine/refusal.js';
 import { watchFiles } from './watch-files.js';
 import { GeneratorNotLoaded, loadGeneratorLibraries, withGeneratorLibraries } from '../generate/generator-libraries.js';
 
@@ -50,9 +50,9 @@ export class Stub {
    * The answer to a request refused before the pipeline could run (a body over the limit): in the
    * documented error shape of the operation it was meant for, if any.
    */
-  refuse(request: StubRequest, failure: Failure): StubResponse {
+  refuse(request: StubRequest, failure: Refusal): StubResponse {
     const routed = this.state.compiled.routes.match(request.method, request.path);
-    return failureResponse(failure, routed.kind === 'operation' ? routed.operation : null);
+    return refusalResponse(failure, routed.kind === 'operation' ? routed.operation : null);
   }
 
   /** Called once per answered request, after it was sent. */
@@ -136,7 +136,7 @@ export class Stub {
 }
 
 async function loadState(options: ResolvedOptions, log: (line: string) => void): Promise<EngineState> {
-  const spec = await loadSpec(options.spec);
+  const spec = await loadDocument(options.spec);
   const compiled = await withGeneratorLibraries(() => compileSpec(spec, { tokens: options.tokens, seed: options.seed }));
   const fixtures = await loadFixtures(options.fixtures, compiled);
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);

@@ -4,7 +4,7 @@
 // an example or generated data. The template is checked against its schema at start-up; where no
 // documented shape fits, the answer is RFC 9457 problem+json.
 import { STATUS_CODES } from 'node:http';
-import type { LoadedSpec } from './load-spec.js';
+import type { LoadedDocument } from './load-document.js';
 import type { ResponsePlan } from './compile-operations.js';
 import { deref, objectView, schemaTypes } from './schema-view.js';
 import { documentedResponse } from './documented-response.js';
@@ -21,7 +21,7 @@ const MESSAGE_FIELDS = ['message', 'detail', 'details', 'description', 'error_de
 type Template = (status: number, message: string) => Record<string, unknown>;
 
 export function compileErrorRenderer(
-  spec: LoadedSpec,
+  spec: LoadedDocument,
   responses: Map<string, ResponsePlan>,
   generate: (schemaPointer: string) => unknown,
 ): ErrorRenderer {
@@ -52,7 +52,7 @@ function documentedFor(responses: Map<string, ResponsePlan>, status: number): Re
 }
 
 function compileTemplate(
-  spec: LoadedSpec,
+  spec: LoadedDocument,
   plan: ResponsePlan | null,
   status: number,
   generate: (schemaPointer: string) => unknown,
@@ -78,7 +78,7 @@ function compileTemplate(
  * (`{"error": {"code", "message"}}`) gets a template of its own; failing that, the first required
  * string field takes the text.
  */
-function objectTemplate(spec: LoadedSpec, schema: unknown, sample: () => unknown, depth: number): { template: Template; carriesMessage: boolean } | null {
+function objectTemplate(spec: LoadedDocument, schema: unknown, sample: () => unknown, depth: number): { template: Template; carriesMessage: boolean } | null {
   const view = objectView(spec, schema);
   if (!view || depth > 3) return null;
   const statusFields: string[] = [];

@@ -1,7 +1,7 @@
 // One concise line per request, written in batches: stdout to a pipe or a terminal is a
 // synchronous write, which per request would cost more than the whole pipeline under load, so
 // lines are buffered and flushed every few milliseconds.
-import type { StubRequest, StubResponse } from '../engine/types.js';
+import type { StubRequest, StubResponse } from '../shared/plain-http.js';
 
 export type LogSink = (line: string) => void;
 

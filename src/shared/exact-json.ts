@@ -2,8 +2,9 @@
 // 9223372036854775808 would pass as 2^63 - 1), and Node 20 has no JSON.parse source-text access,
 // so bodies that may hold such numbers are parsed with lossless-json and keep their raw text.
 import { LosslessNumber, isLosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
-import type { ExactJson } from './types.js';
-import { escapePointerToken } from '../spec/json-pointer.js';
+import type { ExactJson } from './plain-http.js';
+import { escapePointerToken } from './json-pointer.js';
+import { setOwn } from './json-value.js';
 
 /** Deeper bodies are refused before any recursive code (parser, logger, serializer) sees them. */
 export const MAX_JSON_DEPTH = 512;
@@ -55,11 +56,8 @@ function plainCopy(node: unknown, pointer: string, rawNumbers: Map<string, strin
   if (Array.isArray(node)) return node.map((item, i) => plainCopy(item, `${pointer}/${i}`, rawNumbers));
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(node)) {
-    // defineProperty keeps a `__proto__` key an ordinary own property, as JSON.parse does.
-    Object.defineProperty(copy, key, {
-      value: plainCopy((node as Record<string, unknown>)[key], `${pointer}/${escapePointerToken(key)}`, rawNumbers),
-      enumerable: true, writable: true, configurable: true,
-    });
+    // A `__proto__` key stays an ordinary own property, as JSON.parse keeps it.
+    setOwn(copy, key, plainCopy((node as Record<string, unknown>)[key], `${pointer}/${escapePointerToken(key)}`, rawNumbers));
   }
   return copy;
 }

@@ -1,8 +1,9 @@
 // Echo: projects the request body onto the response schema. Only fields the response schema
 // declares are copied (so `id` is dropped from a Plant answer); a required field the request
 // lacks comes from the fallback (an example or generated data). Plans are compiled at start-up.
-import { deref, objectView, schemaTypes, type Schema } from '../spec/schema-view.js';
-import type { LoadedSpec } from '../spec/load-spec.js';
+import { deref, objectView, schemaTypes, type Schema } from './schema-view.js';
+import type { LoadedDocument } from './load-document.js';
+import { setOwn } from '../shared/json-value.js';
 
 type Plan =
   | { kind: 'object'; fields: Array<{ name: string; plan: Plan; required: boolean }> }
@@ -12,12 +13,12 @@ type Plan =
 /** Projects `source`; `fallback` is called (at most once per level) only when something is missing. */
 export type Projection = (source: unknown, fallback: () => unknown) => unknown;
 
-export function compileProjection(spec: LoadedSpec, schema: unknown): Projection {
+export function compileProjection(spec: LoadedDocument, schema: unknown): Projection {
   const plan = compilePlan(spec, schema, new Map());
   return (source, fallback) => apply(plan, source, once(fallback));
 }
 
-function compilePlan(spec: LoadedSpec, raw: unknown, memo: Map<Schema, Plan>): Plan {
+function compilePlan(spec: LoadedDocument, raw: unknown, memo: Map<Schema, Plan>): Plan {
   const schema = deref(spec, raw);
   const known = memo.get(schema);
   if (known) return known;
@@ -88,9 +89,4 @@ function propertyOf(value: unknown, name: string): unknown {
 
 function firstItem(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : undefined;
-}
-
-/** Sets an own property even for `__proto__`, which plain assignment would treat as the prototype. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -7,9 +7,10 @@ import AjvDraft04Module from 'ajv-draft-04';
 import type { Ajv, ErrorObject, KeywordDefinition, Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import traverse from 'json-schema-traverse';
-import { exactInteger } from '../engine/exact-json.js';
+import { exactInteger } from '../shared/exact-json.js';
 import { describeViolation } from './describe-violation.js';
-import type { LoadedSpec } from './load-spec.js';
+import type { LoadedDocument } from './load-document.js';
+import { isObject } from '../shared/json-value.js';
 
 // CommonJS default exports, seen through NodeNext's ESM interop.
 const AjvDraft04 = AjvDraft04Module as unknown as { default: new (options: AjvOptions) => Ajv };
@@ -39,7 +40,7 @@ const INTEGER_RANGES: Record<string, [bigint, bigint]> = {
   int64: [-(2n ** 63n), 2n ** 63n - 1n],
 };
 
-export function createSchemaCompiler(spec: LoadedSpec): SchemaCompiler {
+export function createSchemaCompiler(spec: LoadedDocument): SchemaCompiler {
   markIntegerSchemas(spec.document);
   const strict = createAjv(spec, false);
   // Parameters arrive as text; a second instance coerces them to their schema's types. Built only
@@ -86,7 +87,7 @@ type AnyValidate = ReturnType<Ajv['compile']>;
  * Follows a chain of bare `$ref`s from `pointer` (in 3.1, a `$ref` with only annotations beside
  * it; in 3.0 siblings of `$ref` are ignored anyway) to the schema that does the work.
  */
-function followRefs(spec: LoadedSpec, pointer: string): { pointer: string; schema: unknown } {
+function followRefs(spec: LoadedDocument, pointer: string): { pointer: string; schema: unknown } {
   let at = pointer;
   let schema = spec.resolveRef(`#${encodePointer(pointer)}`);
   for (let hops = 0; hops < 32 && isBareRef(schema, spec.version); hops++) {
@@ -99,7 +100,7 @@ function followRefs(spec: LoadedSpec, pointer: string): { pointer: string; schem
 
 const ANNOTATIONS = new Set(['$ref', 'description', 'summary']);
 
-function isBareRef(schema: unknown, version: LoadedSpec['version']): boolean {
+function isBareRef(schema: unknown, version: LoadedDocument['version']): boolean {
   if (!isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#')) return false;
   return version === '3.0' || Object.keys(schema).every((key) => ANNOTATIONS.has(key));
 }
@@ -114,7 +115,7 @@ export function refTo(pointer: string): { $ref: string } {
   return { $ref: `${SPEC_ID}#${encodePointer(pointer)}` };
 }
 
-function createAjv(spec: LoadedSpec, coerceTypes: boolean): Ajv {
+function createAjv(spec: LoadedDocument, coerceTypes: boolean): Ajv {
   const options: AjvOptions = {
     allErrors: true,
     strict: false,
@@ -142,7 +143,7 @@ function createAjv(spec: LoadedSpec, coerceTypes: boolean): Ajv {
  * Marks every integer schema of the document (done once at start-up) so that EXACT_INTEGER runs
  * on it: Ajv's own `type: integer` and the formats only ever see the rounded double.
  */
-function markIntegerSchemas(document: LoadedSpec['document']): void {
+function markIntegerSchemas(document: LoadedDocument['document']): void {
   const visit = (schema: Record<string, unknown>) => {
     const type = schema.type;
     const format = schema.format;
@@ -155,7 +156,7 @@ function markIntegerSchemas(document: LoadedSpec['document']): void {
 }
 
 /** Every place an OpenAPI document holds a JSON Schema directly. */
-function* schemaRoots(document: LoadedSpec['document']): Generator<object> {
+function* schemaRoots(document: LoadedDocument['document']): Generator<object> {
   const components = document.components ?? {};
   for (const schema of Object.values(components.schemas ?? {})) if (isObject(schema)) yield schema;
   const holders: unknown[] = [
@@ -229,10 +230,6 @@ function capped(violations: string[]): string[] {
 
 function unique(items: string[]): string[] {
   return items.length < 2 ? items : [...new Set(items)];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function asArray(value: unknown): unknown[] {

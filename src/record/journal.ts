@@ -1,9 +1,10 @@
 // The request journal: what clients sent and what they got, newest N kept. An entry holds the
 // request's raw body bytes (capped) and the outcome of the answer, never the answer's body; bodies
 // are parsed (numbers exact) only when someone reads the journal, so recording stays cheap.
-import { parseExactJson } from '../engine/exact-json.js';
-import type { StubRequest, StubResponse } from '../engine/types.js';
-import { NO_SECRETS, type Secrets } from '../spec/secrets.js';
+import { parseExactJson } from '../shared/exact-json.js';
+import type { StubRequest, StubResponse } from '../shared/plain-http.js';
+import { NO_SECRETS, type Secrets } from '../openapi/secrets.js';
+import { setOwn } from '../shared/json-value.js';
 
 /** Bodies above this many bytes are journaled truncated, and marked so. */
 export const JOURNAL_BODY_CAP = 16 * 1024;
@@ -127,10 +128,7 @@ function queryObject(rawQuery: string, secret: ReadonlySet<string>): Record<stri
     const value = secret.has(key) ? '[redacted]' : raw;
     // Own properties only: `?constructor=x` must not find Object.prototype.constructor.
     const existing = Object.hasOwn(query, key) ? query[key] : undefined;
-    Object.defineProperty(query, key, {
-      value: existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value],
-      enumerable: true, writable: true, configurable: true,
-    });
+    setOwn(query, key, existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]);
   }
   return query;
 }

@@ -1,0 +1,57 @@
+// Errors are data: a stage that refuses a request returns a Refusal, and `refusalResponse` is the
+// one place that turns it into HTTP. Refusals of the API's contract (401, 400, 413) take the
+// operation's documented error shape; refusals of the stub itself (404, 405, unknown scenario)
+// are problem+json, since the API does not describe them.
+import type { CompiledOperation } from '../openapi/compile-operations.js';
+import { problem } from '../openapi/error-renderer.js';
+import type { StubResponse } from '../shared/plain-http.js';
+
+export interface Refusal {
+  refusal: true;
+  status: number;
+  message: string;
+  violations: string[];
+  /** True when the answer is the stub's own (routing, selection), never the API's documented error. */
+  fromStub?: boolean;
+  headers?: Record<string, string>;
+  /** Extra problem+json members, e.g. the known scenario names. */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * The status of a selection the stub cannot honour (unknown scenario or example, undocumented
+ * Prefer code, bad X-Mock-Delay). Not 400: the API documents 400 with its own body shape, and a
+ * problem+json 400 would break that contract (Prism's proxy flags it); 422 says the request was
+ * understood but the stub cannot act on its instructions.
+ */
+export const SELECTION_ERROR_STATUS = 422;
+
+export function refuse(status: number, message: string, options: Partial<Omit<Refusal, 'refusal' | 'status' | 'message'>> = {}): Refusal {
+  return { refusal: true, status, message, violations: options.violations ?? [], ...options };
+}
+
+/** A request that broke the contract: message is the violations, joined as the API's error text. */
+export function invalid(violations: string[], status = 400): Refusal {
+  return refuse(status, violations.join('; '), { violations });
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && (value as Refusal).refusal === true;
+}
+
+export function refusalResponse(refusal: Refusal, operation: CompiledOperation | null): StubResponse {
+  const rendered = operation && !refusal.fromStub
+    ? operation.renderError(refusal.status, refusal.message, refusal.violations)
+    : problem(refusal.status, refusal.message, refusal.violations, refusal.extra);
+  return {
+    status: refusal.status,
+    headers: { 'content-type': rendered.contentType, ...refusal.headers },
+    body: JSON.stringify(rendered.body),
+    scenario: null,
+    violations: refusal.violations.length > 0 ? refusal.violations : [refusal.message],
+    selfCheck: [],
+    delayMs: 0,
+    operation: operation?.key ?? null,
+    fromStub: refusal.fromStub === true,
+  };
+}

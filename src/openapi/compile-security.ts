@@ -1,0 +1,126 @@
+// Compiles each operation's security requirement (its own `security`, else the document's) once
+// into a check; a request passes when any alternative is fully met. Bearer tokens are compared in
+// constant time against the configured list, if there is one.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { StubRequest } from '../shared/plain-http.js';
+
+export interface AuthFailure {
+  /** Value for WWW-Authenticate, when the failing scheme defines one. */
+  challenge: string | null;
+  message: string;
+}
+
+/** Returns null when the request is allowed. */
+export type SecurityCheck = (request: StubRequest, query: URLSearchParams) => AuthFailure | null;
+
+type SchemeCheck = (request: StubRequest, query: URLSearchParams) => AuthFailure | null;
+
+interface SecurityScheme {
+  type?: string;
+  scheme?: string;
+  in?: string;
+  name?: string;
+}
+
+const ALLOW_ALL: SecurityCheck = () => null;
+
+/**
+ * Compiles a security requirement list. `tokens` (may be empty: any non-empty token) limits the
+ * accepted bearer tokens.
+ */
+export function compileSecurity(
+  requirements: Array<Record<string, unknown>> | undefined,
+  schemes: Record<string, SecurityScheme>,
+  tokens: readonly string[],
+  configError: (problem: string) => Error,
+): SecurityCheck {
+  // No requirement, or an empty alternative (`- {}`), means anonymous access is allowed.
+  if (!requirements || requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0)) return ALLOW_ALL;
+  const isAllowedToken = tokenMatcher(tokens);
+  const alternatives = requirements.map((requirement) =>
+    Object.keys(requirement).map((name) => {
+      // A requirement naming no scheme would silently become some guess at one: refuse to start.
+      if (!schemes[name]) throw configError(`"${name}" is not a security scheme of components.securitySchemes`);
+      return compileScheme(schemes[name], isAllowedToken);
+    }),
+  );
+  return (request, query) => {
+    let firstFailure: AuthFailure | null = null;
+    for (const checks of alternatives) {
+      const failure = firstFailureOf(checks, request, query);
+      if (!failure) return null;
+      firstFailure ??= failure;
+    }
+    return firstFailure;
+  };
+}
+
+function firstFailureOf(checks: SchemeCheck[], request: StubRequest, query: URLSearchParams): AuthFailure | null {
+  for (const check of checks) {
+    const failure = check(request, query);
+    if (failure) return failure;
+  }
+  return null;
+}
+
+function compileScheme(scheme: SecurityScheme | undefined, isAllowedToken: (token: string) => boolean): SchemeCheck {
+  const type = scheme?.type;
+  const httpScheme = scheme?.scheme?.toLowerCase();
+  if (type === 'http' && httpScheme === 'basic') return httpCheck('Basic', () => true);
+  if (type === 'http' && httpScheme && httpScheme !== 'bearer') return httpCheck(capitalise(httpScheme), () => true);
+  if (type === 'apiKey' && scheme?.name) return apiKeyCheck(scheme.in ?? 'header', scheme.name);
+  // http bearer, oauth2 and openIdConnect all present a bearer token; an unknown scheme does too.
+  return httpCheck('Bearer', isAllowedToken);
+}
+
+function httpCheck(scheme: string, isAllowed: (credentials: string) => boolean): SchemeCheck {
+  const prefix = scheme.toLowerCase() + ' ';
+  const failure = (message: string): AuthFailure => ({ challenge: scheme, message });
+  return (request) => {
+    const header = request.headers.authorization;
+    if (typeof header !== 'string' || header === '') return failure(`the Authorization header is missing; send "Authorization: ${scheme} <credentials>"`);
+    // Node trims header values, so "Bearer " arrives as "Bearer": a scheme without credentials.
+    if (header.trim().toLowerCase() === prefix.trim()) return failure(`the ${scheme} credentials are empty`);
+    // RFC 7235: the scheme name is case-insensitive.
+    if (header.length < prefix.length || header.slice(0, prefix.length).toLowerCase() !== prefix) {
+      return failure(`the Authorization header must use the ${scheme} scheme`);
+    }
+    const credentials = header.slice(prefix.length).trim();
+    if (credentials === '') return failure(`the ${scheme} credentials are empty`);
+    if (!isAllowed(credentials)) return failure(`the ${scheme} token is not accepted`);
+    return null;
+  };
+}
+
+function apiKeyCheck(location: string, name: string): SchemeCheck {
+  const lower = name.toLowerCase();
+  const cookie = new RegExp(`(?:^|;\\s*)${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=[^;]`);
+  return (request, query) => {
+    const present =
+      location === 'query' ? Boolean(query.get(name))
+      : location === 'cookie' ? cookie.test(String(request.headers.cookie ?? ''))
+      : Boolean(request.headers[lower]);
+    return present ? null : { challenge: null, message: `the API key "${name}" (${location}) is missing` };
+  };
+}
+
+/** Any non-empty token when no list is configured; otherwise a constant-time membership test. */
+function tokenMatcher(tokens: readonly string[]): (token: string) => boolean {
+  if (tokens.length === 0) return () => true;
+  // Hashing first gives equal-length buffers, so timingSafeEqual never leaks a token's length.
+  const digests = tokens.map(digest);
+  return (token) => {
+    const candidate = digest(token);
+    let found = false;
+    for (const known of digests) found = timingSafeEqual(known, candidate) || found;
+    return found;
+  };
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
