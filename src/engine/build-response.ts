@@ -1,9 +1,12 @@
 // Stage 5: the body of the chosen response. Echo projects the request onto the response schema,
 // an example is served as documented, generated data comes from the schema (seeded per request),
-// a scenario serves its fixture. Numbers keep their exact text on the way out.
+// a scenario serves its fixture. Numbers keep their exact text on the way out. The builder owns
+// the one fallback: an echo its response schema rejects (the request's shapes did not fit this
+// document's response) becomes the documented example, else generated data.
 import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
-import type { Choice } from './select-response.js';
+import type { Choice, SourceKind } from './select-response.js';
 import { headerSafe } from '../openapi/header-value.js';
+import { checkBody } from './self-check.js';
 import type { ExactJson, StubRequest } from '../shared/plain-http.js';
 
 export interface BuiltResponse {
@@ -13,10 +16,14 @@ export interface BuiltResponse {
   /** The body value; may hold LosslessNumber leaves when `exact` is true. undefined: no body. */
   body: unknown;
   exact: boolean;
-  label: string;
-  /** Where the body came from; fixture and example bodies were checked against the spec at start-up. */
-  source: Choice['kind'];
+  /** What made the body; fixture and example bodies were checked against the spec at start-up. */
+  sourceKind: SourceKind;
+  /** The X-Mock-Scenario value: the scenario name, `example:<name>`, `echo` or `generated`. */
+  source: string;
+  /** The documented response this answer is; null for a scenario whose status is undocumented. */
   plan: ResponsePlan | null;
+  /** The body's violations of its schema when the builder already checked it (echoes), else null. */
+  bodyViolations: string[] | null;
 }
 
 export function buildResponse(operation: CompiledOperation, choice: Choice, request: StubRequest, body: ExactJson | null): BuiltResponse {
@@ -29,40 +36,45 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
         headers: plan ? { ...plan.sampleHeaders, ...scenario.headers } : scenario.headers,
         body: scenario.body,
         exact: false,
-        label: scenario.name,
-        source: 'scenario',
+        sourceKind: 'scenario',
+        source: scenario.name,
         plan,
+        bodyViolations: null,
       };
     }
     case 'example':
-      return built(choice.plan, choice.status, choice.plan.examples.get(choice.name), 'example', `example:${headerSafe(choice.name)}`);
+      return exampleAnswer(choice.plan, choice.status, choice.name);
     case 'generated':
-      return built(choice.plan, choice.status, generated(operation, choice.plan, request), 'generated', 'generated');
-    case 'echo': {
-      const { plan } = choice;
-      const source = body!.exact ?? body!.value;
-      const value = plan.project!(source, () => fallbackFor(operation, plan, request));
-      return { ...built(plan, choice.status, value, 'echo', 'echo'), exact: body!.exact !== undefined };
-    }
+      return generatedAnswer(operation, choice.plan, choice.status, request);
+    case 'echo':
+      return echoOrFallback(operation, choice.plan, choice.status, request, body!);
   }
 }
 
+function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest, body: ExactJson): BuiltResponse {
+  const projected = plan.project!(body.exact ?? body.value, () => fallbackValue(operation, plan, request));
+  const echo: BuiltResponse = { ...built(plan, status, projected, 'echo', 'echo'), exact: body.exact !== undefined };
+  echo.bodyViolations = checkBody(echo);
+  if (echo.bodyViolations.length === 0) return echo;
+  const first = plan.examples.keys().next();
+  const fallback = first.done ? generatedAnswer(operation, plan, status, request) : exampleAnswer(plan, status, first.value);
+  // Keep whichever breaks the schema less, so the self-check reports the answer actually sent.
+  fallback.bodyViolations = checkBody(fallback);
+  return fallback.bodyViolations.length < echo.bodyViolations.length ? fallback : echo;
+}
+
 /** What fills a required field the request does not hold: the first example, else generated data. */
-function fallbackFor(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
+function fallbackValue(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
   const example = plan.examples.values().next();
   return example.done ? generated(operation, plan, request) : example.value;
 }
 
-/**
- * The answer that replaces an echo the response schema rejects (the request's shapes did not fit
- * another document's response): the documented example, else generated data, labelled as such.
- */
-export function echoReplacement(operation: CompiledOperation, echo: BuiltResponse, request: StubRequest): BuiltResponse {
-  const plan = echo.plan!;
-  const example = plan.examples.entries().next();
-  return example.done
-    ? built(plan, echo.status, generated(operation, plan, request), 'generated', 'generated')
-    : built(plan, echo.status, example.value[1], 'example', `example:${headerSafe(example.value[0])}`);
+function exampleAnswer(plan: ResponsePlan, status: number, name: string): BuiltResponse {
+  return built(plan, status, plan.examples.get(name), 'example', `example:${headerSafe(name)}`);
+}
+
+function generatedAnswer(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest): BuiltResponse {
+  return built(plan, status, generated(operation, plan, request), 'generated', 'generated');
 }
 
 function generated(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
@@ -72,6 +84,6 @@ function generated(operation: CompiledOperation, plan: ResponsePlan, request: St
   return operation.generate(plan.schemaPointer, key);
 }
 
-function built(plan: ResponsePlan, status: number, body: unknown, source: Choice['kind'], label: string): BuiltResponse {
-  return { status, contentType: plan.contentType, headers: plan.sampleHeaders, body, exact: false, label, source, plan };
+function built(plan: ResponsePlan, status: number, body: unknown, sourceKind: SourceKind, source: string): BuiltResponse {
+  return { status, contentType: plan.contentType, headers: plan.sampleHeaders, body, exact: false, sourceKind, source, plan, bodyViolations: null };
 }

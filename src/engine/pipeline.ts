@@ -4,15 +4,16 @@
 import type { CompiledSpec } from '../openapi/compile-operations.js';
 import { buildResponse } from './build-response.js';
 import { authenticate } from './authenticate.js';
-import { refusalResponse, isRefusal } from './refusal.js';
+import { bodyTooLarge, isRefusal, refusalResponse } from './refusal.js';
 import { readSelection } from './read-selection.js';
 import { route } from './route.js';
 import type { ScenarioTable } from './scenario.js';
 import { selectResponse } from './select-response.js';
-import { checkAnswer } from './self-check.js';
+import { selfCheck } from './self-check.js';
 import { stringifyExact } from '../shared/exact-json.js';
 import { validateRequest } from './validate-request.js';
-import type { StubRequest, StubResponse } from '../shared/plain-http.js';
+import type { StubRequest } from '../shared/plain-http.js';
+import type { StubResponse } from './stub-response.js';
 
 /** What the pipeline reads besides the request; swapped whole on reload. */
 export interface EngineState {
@@ -27,8 +28,10 @@ export interface EngineState {
 const NO_QUERY = new URLSearchParams();
 
 export function handleRequest(state: EngineState, request: StubRequest): StubResponse {
-  // 1. Route: which operation, or 404 / 405.
+  // 1. Route: which operation, or 404 / 405. A body over the size limit is refused first, in the
+  //    operation's own error shape when one matched: the rest of it was never read.
   const routed = route(state.compiled.routes, request);
+  if (request.bodyLimitExceeded !== undefined) return refusalResponse(bodyTooLarge(request.bodyLimitExceeded), isRefusal(routed) ? null : routed.operation);
   if (isRefusal(routed)) return refusalResponse(routed, null);
   const { operation, pathParams } = routed;
   const query = request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery);
@@ -48,22 +51,24 @@ export function handleRequest(state: EngineState, request: StubRequest): StubRes
   const choice = selectResponse(operation, scenarios, selection, state.sticky, body !== null);
   if (isRefusal(choice)) return refusalResponse(choice, operation);
 
-  // 5. Build the body, then 6. check it against the spec before it leaves.
-  const built = buildResponse(operation, choice, request, body);
-  const { answer, problems } = checkAnswer(operation, built, request);
+  // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
+  const answer = buildResponse(operation, choice, request, body);
+  const problems = selfCheck(answer, operation.key);
 
   const scenario = choice.kind === 'scenario' ? choice.scenario : null;
-  const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.label };
+  const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.source };
   if (answer.body !== undefined && answer.contentType) headers['content-type'] = answer.contentType;
   return {
     status: answer.status,
     headers,
     body: answer.body === undefined ? '' : stringifyExact(answer.body, answer.exact),
-    scenario: answer.label,
+    source: answer.source,
     violations: [],
     selfCheck: problems,
     delayMs: selection.delayMs ?? scenario?.delayMs ?? state.defaultDelayMs,
-    operation: operation.key,
+    operation,
+    documented: answer.plan,
+    fromStub: false,
     fault: selection.fault ?? scenario?.fault ?? undefined,
   };
 }

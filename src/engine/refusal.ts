@@ -4,7 +4,8 @@
 // are problem+json, since the API does not describe them.
 import type { CompiledOperation } from '../openapi/compile-operations.js';
 import { problem } from '../openapi/error-renderer.js';
-import type { StubResponse } from '../shared/plain-http.js';
+import { documentedResponse } from '../openapi/documented-response.js';
+import type { StubResponse } from './stub-response.js';
 
 export interface Refusal {
   refusal: true;
@@ -40,18 +41,25 @@ export function isRefusal(value: unknown): value is Refusal {
 }
 
 export function refusalResponse(refusal: Refusal, operation: CompiledOperation | null): StubResponse {
-  const rendered = operation && !refusal.fromStub
+  const ownError = operation !== null && !refusal.fromStub;
+  const rendered = ownError
     ? operation.renderError(refusal.status, refusal.message, refusal.violations)
     : problem(refusal.status, refusal.message, refusal.violations, refusal.extra);
   return {
     status: refusal.status,
     headers: { 'content-type': rendered.contentType, ...refusal.headers },
     body: JSON.stringify(rendered.body),
-    scenario: null,
+    source: null,
     violations: refusal.violations.length > 0 ? refusal.violations : [refusal.message],
     selfCheck: [],
     delayMs: 0,
-    operation: operation?.key ?? null,
+    operation,
+    documented: ownError ? documentedResponse(operation.responses, refusal.status) : null,
     fromStub: refusal.fromStub === true,
   };
+}
+
+/** The refusal of a body over the size limit; the adapter stopped reading it. */
+export function bodyTooLarge(limit: number): Refusal {
+  return refuse(413, `the request body is larger than ${limit} bytes`, { headers: { connection: 'close' } });
 }

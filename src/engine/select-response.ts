@@ -7,6 +7,9 @@ import { documentedResponse } from '../openapi/documented-response.js';
 import type { Selection } from './read-selection.js';
 import type { Scenario } from './scenario.js';
 
+/** What makes an answer's body: a fixture, a documented example, generated data, or the request echoed. */
+export type SourceKind = 'scenario' | 'example' | 'generated' | 'echo';
+
 export type Choice =
   | { kind: 'scenario'; scenario: Scenario; plan: ResponsePlan | null }
   | { kind: 'example'; plan: ResponsePlan; status: number; name: string }

@@ -1,9 +1,8 @@
 // Stage 6: the stub checks its own answer against the spec before sending it: the status is
 // documented for the operation, the body fits that status's schema, documented required headers
-// are present and valid. Findings are returned, logged loudly and journaled, never hidden.
-import { echoReplacement, type BuiltResponse } from './build-response.js';
-import type { CompiledOperation } from '../openapi/compile-operations.js';
-import type { StubRequest } from '../shared/plain-http.js';
+// are present and valid. It only checks: findings are returned, logged loudly and journaled,
+// never hidden, and the answer is sent as built.
+import type { BuiltResponse } from './build-response.js';
 import { toPlain } from '../shared/exact-json.js';
 
 export function selfCheck(response: BuiltResponse, operationKey: string): string[] {
@@ -11,14 +10,9 @@ export function selfCheck(response: BuiltResponse, operationKey: string): string
   if (!plan) return [`status ${response.status} is not documented for ${operationKey}`];
   const problems: string[] = [];
   // Fixture and example bodies were validated when the server started; echoes and generated
-  // data are what can break the schema per request.
-  if (plan.validateBody && (response.source === 'echo' || response.source === 'generated')) {
-    if (response.body === undefined) problems.push('/: the documented response body is missing');
-    else {
-      const { value, rawNumbers } = response.exact ? toPlain(response.body) : { value: response.body, rawNumbers: undefined };
-      for (const problem of plan.validateBody(value, rawNumbers)) problems.push(problem);
-    }
-  }
+  // data are what can break the schema per request. The builder already checked echoes.
+  if (response.bodyViolations) problems.push(...response.bodyViolations);
+  else if (response.sourceKind === 'generated') problems.push(...checkBody(response));
   for (const header of plan.headers) {
     const value = response.headers[header.name];
     if (value === undefined) {
@@ -30,14 +24,11 @@ export function selfCheck(response: BuiltResponse, operationKey: string): string
   return problems;
 }
 
-/**
- * Checks an answer; an echo that breaks the response schema is replaced by the documented
- * fallback when that fits better. The problems returned are those of the answer actually sent.
- */
-export function checkAnswer(operation: CompiledOperation, built: BuiltResponse, request: StubRequest): { answer: BuiltResponse; problems: string[] } {
-  const problems = selfCheck(built, operation.key);
-  if (problems.length === 0 || built.source !== 'echo') return { answer: built, problems };
-  const replacement = echoReplacement(operation, built, request);
-  const replacementProblems = selfCheck(replacement, operation.key);
-  return replacementProblems.length < problems.length ? { answer: replacement, problems: replacementProblems } : { answer: built, problems };
+/** The body's violations of its documented schema (none when the response documents no schema). */
+export function checkBody(answer: BuiltResponse): string[] {
+  const validate = answer.plan?.validateBody;
+  if (!validate) return [];
+  if (answer.body === undefined) return ['/: the documented response body is missing'];
+  const { value, rawNumbers } = answer.exact ? toPlain(answer.body) : { value: answer.body, rawNumbers: undefined };
+  return validate(value, rawNumbers);
 }

@@ -33,7 +33,7 @@ export interface DataGeneratorOptions {
 
 /**
  * A generator for `document` (a parsed OpenAPI document; it is never modified). Throws
- * GeneratorNotLoaded until `loadGeneratorLibraries()` has finished (see generator-libraries.ts).
+ * an error until `loadGeneratorLibraries()` has finished (see generator-libraries.ts).
  *
  * @example
  * const generator = createDataGenerator(document, { seed: 42 });

@@ -1,6 +1,5 @@
-// json-schema-faker and faker cost more start-up time and memory than the rest of the stub, and
-// many runs never generate data (echo and fixtures cover the plant store). They load on first use:
-// the first request that needs them waits for the import and is then handled again.
+// json-schema-faker and faker (English locale only) are imported dynamically and awaited once
+// before a document is compiled, so generation itself stays synchronous on the request path.
 import type { generateSync as GenerateSync } from 'json-schema-faker';
 import type { Faker, Randomizer } from '@faker-js/faker';
 
@@ -10,18 +9,11 @@ export interface GeneratorLibraries {
   createFaker(randomizer: Randomizer): Faker;
 }
 
-/** Thrown by generation before the libraries are loaded; the caller awaits `loadGeneratorLibraries` and retries. */
-export class GeneratorNotLoaded extends Error {
-  constructor() {
-    super('the data generator is still loading');
-  }
-}
-
 let loaded: GeneratorLibraries | null = null;
 let loading: Promise<void> | null = null;
 
 export function generatorLibraries(): GeneratorLibraries {
-  if (!loaded) throw new GeneratorNotLoaded();
+  if (!loaded) throw new Error('the data generator libraries were not loaded; await loadGeneratorLibraries() first');
   return loaded;
 }
 
@@ -35,15 +27,4 @@ export function loadGeneratorLibraries(): Promise<void> {
     };
   });
   return loading;
-}
-
-/** Runs `work`, loading the libraries first if it needs them (at most one retry). */
-export async function withGeneratorLibraries<T>(work: () => T): Promise<T> {
-  try {
-    return work();
-  } catch (error) {
-    if (!(error instanceof GeneratorNotLoaded)) throw error;
-    await loadGeneratorLibraries();
-    return work();
-  }
 }

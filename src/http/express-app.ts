@@ -8,7 +8,7 @@ import { Stub } from '../stub/stub.js';
 import { adminRouter } from './admin-router.js';
 import { InFlight } from './in-flight.js';
 import { answerPreflight, applyCors, isLoopbackHost, isLoopbackOrigin, isPreflight } from './cors.js';
-import { serveRequest, type ServeSettings } from './serve-request.js';
+import { originForm, serveRequest, type ServeSettings } from './serve-request.js';
 
 export type StubApp = Express & { stub: Stub };
 
@@ -51,6 +51,11 @@ export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFligh
   app.disable('x-powered-by');
   app.set('etag', false);
   const settings: ServeSettings = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, inFlight };
+  // An absolute-form target (a client behind a proxy setting) becomes a path before anything routes it.
+  app.use((req, _res, next) => {
+    req.url = originForm(req.url);
+    next();
+  });
   app.use('/__admin', adminGuard(options), adminRouter(stub, options.adminToken));
   app.use((req, res) => serveRequest(stub, req, res, settings));
   app.stub = stub;

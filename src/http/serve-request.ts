@@ -1,14 +1,16 @@
 // The node:http adapter: reads a request into a StubRequest (bounded body), runs the engine, and
-// writes the StubResponse back, with CORS, scripted delays and faults. The default server calls it
-// directly for API paths, so the hot path pays nothing for Express; the Express app calls the same
-// function, so both behave alike.
+// delivers the StubResponse once: CORS, scripted delays and faults, the write, then the record.
+// The default server calls it directly for API paths, so the hot path pays nothing for Express;
+// the Express app calls the same function, so both behave alike.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Stub } from '../stub/stub.js';
-import type { StubRequest, StubResponse } from '../shared/plain-http.js';
+import type { StubRequest } from '../shared/plain-http.js';
+import type { StubResponse } from '../engine/stub-response.js';
 import { refuse, refusalResponse } from '../engine/refusal.js';
 import { applyCors, isPreflight, answerPreflight } from './cors.js';
 import { MAX_OWED, type InFlight } from './in-flight.js';
+import { readBody } from './read-body.js';
 
 export interface ServeSettings {
   maxBodyBytes: number;
@@ -16,65 +18,48 @@ export interface ServeSettings {
   inFlight: InFlight;
 }
 
+/** One request on its way through: what every step of delivery needs, passed as one value. */
+interface Exchange {
+  stub: Stub;
+  req: IncomingMessage;
+  res: ServerResponse;
+  settings: ServeSettings;
+  request: StubRequest;
+  started: number;
+}
+
 const EMPTY = Buffer.alloc(0);
 
 export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerResponse, settings: ServeSettings): void {
   const started = performance.now();
   if (settings.cors && isPreflight(req)) return answerPreflight(req, res);
-  const url = originForm(req.url ?? '/');
+  const exchange: Exchange = { stub, req, res, settings, request: toStubRequest(req), started };
+  readBody(req, settings.maxBodyBytes, (body, exceeded) => {
+    exchange.request.body = body;
+    if (exceeded) exchange.request.bodyLimitExceeded = settings.maxBodyBytes;
+    deliver(exchange, answer(exchange));
+  });
+}
+
+function toStubRequest(req: IncomingMessage): StubRequest {
+  // server.ts and the Express app have already turned an absolute-form target into origin form.
+  const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
-  const request: StubRequest = {
+  return {
     method: req.method ?? 'GET',
     path: queryAt === -1 ? url : url.slice(0, queryAt),
     rawQuery: queryAt === -1 ? '' : url.slice(queryAt + 1),
     headers: req.headers,
     body: EMPTY,
   };
-  const finish = (body: Buffer) => {
-    request.body = body;
-    respond(stub, request, req, res, settings, started);
-  };
-
-  // A body parser mounted before the stub has already drained the stream; use what it kept.
-  if (req.readableEnded) return finish(bodyFromParser((req as { body?: unknown }).body));
-
-  const declared = Number(req.headers['content-length']);
-  if (declared > settings.maxBodyBytes) return tooLarge(stub, request, req, res, settings, started);
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return finish(EMPTY);
-
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let refused = false;
-  req.on('data', (chunk: Buffer) => {
-    if (refused) return;
-    size += chunk.length;
-    if (size > settings.maxBodyBytes) {
-      refused = true;
-      tooLarge(stub, request, req, res, settings, started);
-      return;
-    }
-    chunks.push(chunk);
-  });
-  req.on('end', () => {
-    if (!refused) finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-  });
-  // A client that drops mid-body gets no answer; there is nobody left to read it.
-  req.on('error', () => {});
 }
 
-function respond(stub: Stub, request: StubRequest, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
-  let handled: StubResponse | Promise<StubResponse>;
+function answer({ stub, request }: Exchange): StubResponse {
   try {
-    handled = stub.handle(request);
+    return stub.handle(request);
   } catch (error) {
-    handled = internalError(request, error);
+    return internalError(request, error);
   }
-  if (handled instanceof Promise) {
-    handled.then(
-      (response) => deliver(stub, request, response, req, res, settings, started),
-      (error: unknown) => deliver(stub, request, internalError(request, error), req, res, settings, started),
-    );
-  } else deliver(stub, request, handled, req, res, settings, started);
 }
 
 /** A bug of ours must still not leak internals: log it, answer a plain problem. */
@@ -83,27 +68,34 @@ function internalError(request: StubRequest, error: unknown): StubResponse {
   return refusalResponse(refuse(500, 'the stub failed to handle this request; see its log', { fromStub: true }), null);
 }
 
-function deliver(stub: Stub, request: StubRequest, response: StubResponse, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
-  const send = () => {
-    if (res.destroyed) return;
-    if (settings.cors) applyCors(req, res);
-    if (response.fault) injectFault(response, res, req, settings);
-    else write(res, response, request);
-    // Faults are journaled too: a resilience test still asserts that its request arrived.
-    stub.record(request, response, performance.now() - started);
-  };
+/** The one exit: every answer, refusal or fault leaves through here and is recorded once. */
+function deliver(exchange: Exchange, response: StubResponse): void {
+  const { res, settings } = exchange;
   const owes = response.delayMs > 0 || response.fault === 'timeout';
   if (owes && settings.inFlight.full) {
-    const refused = refusalResponse(refuse(429, `more than ${MAX_OWED} delayed or held answers are already waiting; retry later`, { fromStub: true, headers: { 'retry-after': '1' } }), null);
-    if (settings.cors) applyCors(req, res);
-    write(res, refused, request);
-    stub.record(request, refused, performance.now() - started);
-  } else if (response.delayMs > 0) {
-    // A client that gives up on a slow answer is still a request its test may want to see.
-    const abandoned = () => stub.record(request, { ...response, abandoned: true }, performance.now() - started);
-    settings.inFlight.delay(response.delayMs, send, res, abandoned);
+    return send(exchange, refusalResponse(refuse(429, `more than ${MAX_OWED} delayed or held answers are already waiting; retry later`, { fromStub: true, headers: { 'retry-after': '1' } }), null));
   }
-  else send();
+  if (response.delayMs > 0) {
+    // A client that gives up on a slow answer is still a request its test may want to see.
+    const abandoned = () => record(exchange, { ...response, abandoned: true });
+    return settings.inFlight.delay(response.delayMs, () => send(exchange, response), res, abandoned);
+  }
+  send(exchange, response);
+}
+
+function send(exchange: Exchange, response: StubResponse): void {
+  const { req, res, settings, request } = exchange;
+  if (res.destroyed) return;
+  if (settings.cors) applyCors(req, res);
+  if (response.fault) injectFault(response, exchange);
+  else if (request.bodyLimitExceeded !== undefined) writeAndDrain(res, req, response, request);
+  else write(res, response, request);
+  // Faults are journaled too: a resilience test still asserts that its request arrived.
+  record(exchange, response);
+}
+
+function record({ stub, request, started }: Exchange, response: StubResponse): void {
+  stub.record(request, response, performance.now() - started);
 }
 
 function write(res: ServerResponse, response: StubResponse, request: StubRequest): void {
@@ -120,17 +112,32 @@ function write(res: ServerResponse, response: StubResponse, request: StubRequest
   res.end(response.body);
 }
 
-function tooLarge(stub: Stub, request: StubRequest, req: IncomingMessage, res: ServerResponse, settings: ServeSettings, started: number): void {
-  const response = stub.refuse(request, refuse(413, `the request body is larger than ${settings.maxBodyBytes} bytes`, { headers: { connection: 'close' } }));
-  if (settings.cors) applyCors(req, res);
-  res.writeHead(413, response.headers);
-  // Stop reading the rest of the body: the connection closes once the answer is out.
-  res.end(response.body, () => req.destroy());
-  stub.record(request, response, performance.now() - started);
+/** How long the rest of a refused body is read and thrown away before the connection closes. */
+const DRAIN_MS = 2_000;
+
+/**
+ * A 413 must reach a client that is still sending: closing a socket with unread bytes makes the
+ * kernel answer with a reset, which wipes the 413 from the client's buffers. So the answer goes
+ * out with `Connection: close`, our side half-closes, and the rest of the body is read and
+ * discarded until the client closes its side (or DRAIN_MS passes).
+ */
+function writeAndDrain(res: ServerResponse, req: IncomingMessage, response: StubResponse, request: StubRequest): void {
+  const socket = req.socket;
+  const close = () => socket.destroy();
+  // Node would destroy the socket once a `Connection: close` answer is finished; half-close instead.
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(close, DRAIN_MS);
+    timer.unref();
+    socket.once('end', close);
+    socket.once('close', () => clearTimeout(timer));
+  };
+  req.resume(); // whatever else of the body arrives is read and discarded
+  write(res, response, request);
 }
 
 /** Deliberate failures for client resilience tests; only when a fixture or X-Mock-Fault asks. */
-function injectFault(response: StubResponse, res: ServerResponse, req: IncomingMessage, settings: ServeSettings): void {
+function injectFault(response: StubResponse, { req, res, settings }: Exchange): void {
   switch (response.fault) {
     case 'reset':
       req.socket.resetAndDestroy();
@@ -162,12 +169,4 @@ export function originForm(url: string): string {
   if (!match) return url;
   const rest = url.slice(match[0].length);
   return rest.startsWith('/') ? rest : `/${rest}`;
-}
-
-/** What an earlier body parser kept, back as bytes; it leaves `undefined` when there was no body. */
-function bodyFromParser(body: unknown): Buffer {
-  if (body === undefined) return EMPTY;
-  if (Buffer.isBuffer(body)) return body;
-  if (typeof body === 'string') return Buffer.from(body);
-  return Buffer.from(JSON.stringify(body));
 }

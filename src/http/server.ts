@@ -32,13 +32,6 @@ export interface RunningStub {
   close(graceMs?: number): Promise<void>;
 }
 
-/**
- * Starts the stub and resolves once it listens.
- * @example
- *   const stub = await startStub({ spec: 'openapi.yaml', port: 0 });
- *   await fetch(`${stub.url}/plants`, { ... });
- *   await stub.close();
- */
 /** The admin app failed to load (a broken install): say so instead of leaving the request hanging. */
 function adminUnavailable(res: ServerResponse, error: unknown): void {
   process.stderr.write(`the admin API could not be loaded: ${(error as Error).message}\n`);
@@ -46,6 +39,13 @@ function adminUnavailable(res: ServerResponse, error: unknown): void {
   res.writeHead(500, { 'content-type': contentType }).end(JSON.stringify(body));
 }
 
+/**
+ * Starts the stub and resolves once it listens.
+ * @example
+ *   const stub = await startStub({ spec: 'openapi.yaml', port: 0 });
+ *   await fetch(`${stub.url}/plants`, { ... });
+ *   await stub.close();
+ */
 export async function startStub(options: StubOptions = {}): Promise<RunningStub> {
   const resolved = resolveOptions(options);
   const stub = await Stub.create(resolved);
@@ -54,10 +54,17 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
   let adminApp: Promise<(req: IncomingMessage, res: ServerResponse) => void> | null = null;
   const admin = () => (adminApp ??= import('./express-app.js').then((m) => m.buildApp(stub, resolved, inFlight)));
   const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
-  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
+  const dispatch = (req: IncomingMessage, res: ServerResponse) => {
     req.url = originForm(req.url ?? '/'); // an absolute-form target reaches /__admin too
     if (req.url.startsWith('/__admin')) admin().then((app) => app(req, res), (error: unknown) => adminUnavailable(res, error));
     else serveRequest(stub, req, res, settings);
+  };
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, dispatch);
+  // `Expect: 100-continue` with a body over the limit gets its 413 at once, never a 100 Continue
+  // inviting the client to send what will be refused.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!(Number(req.headers['content-length']) > resolved.maxBodyBytes)) res.writeContinue();
+    dispatch(req, res);
   });
   server.on('clientError', handleClientError);
   await new Promise<void>((resolve, reject) => {

@@ -1,9 +1,8 @@
 // Coverage: for every operation, which documented statuses and which scenarios a request has
 // exercised since the last reset, so a CI job can show the error paths its client never tried.
 import type { CompiledOperation } from '../openapi/compile-operations.js';
-import { documentedResponse } from '../openapi/documented-response.js';
 import type { ScenarioTable } from '../engine/scenario.js';
-import type { StubResponse } from '../shared/plain-http.js';
+import type { StubResponse } from '../engine/stub-response.js';
 
 export interface CoverageReport {
   operations: Array<{
@@ -21,12 +20,13 @@ export class Coverage {
   private statusHits = new Map<string, Map<string, number>>();
   private scenarioHits = new Map<string, Map<string, number>>();
 
-  record(operation: CompiledOperation | undefined, response: StubResponse): void {
+  record(response: StubResponse): void {
+    const { operation } = response;
     if (!operation || response.fromStub) return;
     // An injected fault or an abandoned delay never delivered its status; the scenario was exercised.
-    const key = response.fault || response.abandoned ? null : (documentedResponse(operation.responses, response.status)?.key ?? null);
-    if (key) bump(this.statusHits, operation.key, key);
-    if (response.scenario !== null) bump(this.scenarioHits, operation.key, response.scenario);
+    const delivered = !response.fault && !response.abandoned;
+    if (delivered && response.documented) bump(this.statusHits, operation.key, response.documented.key);
+    if (response.source !== null) bump(this.scenarioHits, operation.key, response.source);
   }
 
   reset(): void {

@@ -2,16 +2,16 @@
 // request's raw body bytes (capped) and the outcome of the answer, never the answer's body; bodies
 // are parsed (numbers exact) only when someone reads the journal, so recording stays cheap.
 import { parseExactJson } from '../shared/exact-json.js';
-import type { StubRequest, StubResponse } from '../shared/plain-http.js';
+import type { StubRequest } from '../shared/plain-http.js';
+import type { StubResponse } from '../engine/stub-response.js';
 import { NO_SECRETS, type Secrets } from '../openapi/secrets.js';
 import { setOwn } from '../shared/json-value.js';
 
 /** Bodies above this many bytes are journaled truncated, and marked so. */
 export const JOURNAL_BODY_CAP = 16 * 1024;
 
-
 /** What the journal keeps of an answer: its outcome, not its body. */
-type Outcome = Pick<StubResponse, 'status' | 'scenario' | 'violations' | 'selfCheck' | 'fault' | 'abandoned'>;
+type Outcome = Pick<StubResponse, 'status' | 'source' | 'violations' | 'selfCheck' | 'fault' | 'abandoned'>;
 
 interface Recorded {
   request: StubRequest;
@@ -56,8 +56,8 @@ export class Journal {
     // The body is copied (at most the cap, plus one byte to know it was cut): a chunk from the
     // socket can be a view into a 64 KiB read buffer, which the journal would otherwise keep alive.
     const body = Buffer.from(request.body.subarray(0, JOURNAL_BODY_CAP + 1));
-    const { status, scenario, violations, selfCheck, fault, abandoned } = response;
-    const outcome: Outcome = { status, scenario, violations, selfCheck, fault, abandoned };
+    const { status, source, violations, selfCheck, fault, abandoned } = response;
+    const outcome: Outcome = { status, source, violations, selfCheck, fault, abandoned };
     const entry: Recorded = { request: { ...request, body }, outcome, durationMs, time: Date.now() };
     // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
     if (this.entries.length < this.limit) this.entries.push(entry);
@@ -84,8 +84,6 @@ export class Journal {
   }
 }
 
-
-
 function describe({ request, outcome: response, durationMs, time }: Recorded, secrets: Secrets): JournalEntry {
   const entry: JournalEntry = {
     method: request.method,
@@ -94,7 +92,7 @@ function describe({ request, outcome: response, durationMs, time }: Recorded, se
     headers: redact(request.headers, secrets.headers),
     body: null,
     status: response.status,
-    scenario: response.scenario,
+    scenario: response.source,
     violations: response.violations,
     durationMs: Math.round(durationMs * 1000) / 1000,
     time: new Date(time).toISOString(),

@@ -1,7 +1,8 @@
 // One concise line per request, written in batches: stdout to a pipe or a terminal is a
 // synchronous write, which per request would cost more than the whole pipeline under load, so
 // lines are buffered and flushed every few milliseconds.
-import type { StubRequest, StubResponse } from '../shared/plain-http.js';
+import type { StubRequest } from '../shared/plain-http.js';
+import type { StubResponse } from '../engine/stub-response.js';
 
 export type LogSink = (line: string) => void;
 
@@ -28,13 +29,13 @@ export function batchedSink(write: (text: string) => void): LogSink & { flush():
 
 export function formatRequestLine(request: StubRequest, response: StubResponse, durationMs: number): string {
   const base = `${request.method} ${truncate(request.path, 200)} ${response.status} ${durationMs.toFixed(1)}ms`;
-  const scenario = response.scenario && response.scenario !== 'echo' ? ` [${response.scenario}]` : '';
+  const source = response.source && response.source !== 'echo' ? ` [${response.source}]` : '';
   const violations = response.status >= 400 && response.violations.length > 0 ? ` ${truncate(response.violations.join('; '), 500)}` : '';
-  return base + scenario + violations;
+  return base + source + violations;
 }
 
 export function formatSelfCheck(request: StubRequest, response: StubResponse): string {
-  return `SELF-CHECK FAILED ${request.method} ${truncate(request.path, 200)} -> ${response.status} [${response.scenario}]: the response breaks the spec: ${truncate(response.selfCheck.join('; '), 2000)}`;
+  return `SELF-CHECK FAILED ${request.method} ${truncate(request.path, 200)} -> ${response.status} [${response.source}]: the response breaks the spec: ${truncate(response.selfCheck.join('; '), 2000)}`;
 }
 
 /** Cut to `max` characters, control characters escaped: client text must not forge log lines. */

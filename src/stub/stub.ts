@@ -10,10 +10,10 @@ import { Journal, type JournalEntry, type JournalFilter } from '../record/journa
 import { compileSpec } from '../openapi/compile-operations.js';
 import { loadDocument } from '../openapi/load-document.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
-import type { StubRequest, StubResponse } from '../shared/plain-http.js';
-import { refusalResponse, type Refusal } from '../engine/refusal.js';
+import type { StubRequest } from '../shared/plain-http.js';
+import type { StubResponse } from '../engine/stub-response.js';
 import { watchFiles } from './watch-files.js';
-import { GeneratorNotLoaded, loadGeneratorLibraries, withGeneratorLibraries } from '../generate/generator-libraries.js';
+import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 
 export class Stub {
   readonly journal: Journal;
@@ -34,31 +34,15 @@ export class Stub {
     return stub;
   }
 
-  /** Runs the pipeline; asynchronous only for the first request that needs generated data. */
-  handle(request: StubRequest): StubResponse | Promise<StubResponse> {
-    try {
-      return handleRequest(this.state, request);
-    } catch (error) {
-      if (!(error instanceof GeneratorNotLoaded)) throw error;
-      // The pipeline changes nothing outside its own caches, so running it again once the
-      // libraries are in is safe; it runs against the state current at that time.
-      return loadGeneratorLibraries().then(() => handleRequest(this.state, request));
-    }
-  }
-
-  /**
-   * The answer to a request refused before the pipeline could run (a body over the limit): in the
-   * documented error shape of the operation it was meant for, if any.
-   */
-  refuse(request: StubRequest, failure: Refusal): StubResponse {
-    const routed = this.state.compiled.routes.match(request.method, request.path);
-    return refusalResponse(failure, routed.kind === 'operation' ? routed.operation : null);
+  /** Runs the pipeline: everything it needs was loaded and compiled before the first request. */
+  handle(request: StubRequest): StubResponse {
+    return handleRequest(this.state, request);
   }
 
   /** Called once per answered request, after it was sent. */
   record(request: StubRequest, response: StubResponse, durationMs: number): void {
     this.journal.record(request, response, durationMs);
-    this.coverage.record(response.operation ? this.operation(response.operation) : undefined, response);
+    this.coverage.record(response);
     if (response.selfCheck.length > 0) this.warn(formatSelfCheck(request, response));
     if (this.options.log) this.options.log(formatRequestLine(request, response, durationMs));
   }
@@ -129,15 +113,14 @@ export class Stub {
   close(): void {
     this.stopWatching();
   }
-
-  private operation(key: string) {
-    return this.state.compiled.byKey.get(key);
-  }
 }
 
 async function loadState(options: ResolvedOptions, log: (line: string) => void): Promise<EngineState> {
   const spec = await loadDocument(options.spec);
-  const compiled = await withGeneratorLibraries(() => compileSpec(spec, { tokens: options.tokens, seed: options.seed }));
+  // The generator's libraries take about 25 ms to load; loading them before compiling means no
+  // request (and no compile step that samples headers) ever waits for them or runs twice.
+  await loadGeneratorLibraries();
+  const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed });
   const fixtures = await loadFixtures(options.fixtures, compiled);
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);
   return { compiled, scenarios: fixtures.scenarios, sticky: null, defaultDelayMs: options.delayMs };
