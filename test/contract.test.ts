@@ -1,9 +1,13 @@
-// Issue 2: the whole contract of `POST /plants`, as a table of requests and the exact answers the
-// stub owes them, over real HTTP. Then the CLI's start-up failures, by spawning `node dist/cli.js`.
+// The whole contract of `POST /plants`, as a table of requests and the exact answers the stub owes
+// them, over real HTTP, served by startStub and by createStubApp mounted in Express. Then the
+// CLI's start-up failures, by spawning `node dist/cli.js`.
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub, type RunningStub } from '../src/index.js';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createStubApp, startStub, type RunningStub, type StubOptions } from '../src/index.js';
 import { runCli, type CliRun } from './helpers/cli.js';
 import { request, type TestResponse } from './helpers/http.js';
 import { AUTH_HEADERS, JSON_HEADERS, JSON_TYPE, PROBLEM_TYPE } from './helpers/plant.js';
@@ -194,6 +198,8 @@ const TABLE: Array<[string, Case[]]> = [
 ];
 
 const stubs = {} as Record<StubName, RunningStub>;
+/** The same stubs built with createStubApp and listening through Express, for the same table. */
+const mounted = {} as Record<StubName, { url: string; server: Server }>;
 /** Every body the stub sent, for the no-stack-trace check at the end. */
 const seenBodies: Array<{ name: string; text: string }> = [];
 
@@ -204,17 +210,35 @@ beforeAll(async () => {
     startStub({ ...base, tokens: ['t1'] }),
     startStub({ ...base, maxBodyBytes: 1024 }),
   ]);
+  [mounted.main, mounted.tokens, mounted.small] = await Promise.all([
+    listenApp(base),
+    listenApp({ ...base, tokens: ['t1'] }),
+    listenApp({ ...base, maxBodyBytes: 1024 }),
+  ]);
 });
 
 afterAll(async () => {
   await Promise.all(Object.values(stubs).map((stub) => stub?.close()));
+  await Promise.all(Object.values(mounted).map(({ server }) => new Promise((resolve) => server.close(resolve))));
 });
 
-describe('POST /plants contract', () => {
+async function listenApp(options: StubOptions): Promise<{ url: string; server: Server }> {
+  const app = express();
+  app.use(await createStubApp(options));
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe.each([
+  { server: 'startStub', url: (name: StubName) => stubs[name].url },
+  { server: 'createStubApp in Express', url: (name: StubName) => mounted[name].url },
+])('POST /plants contract, served by $server', ({ url }) => {
   for (const [group, cases] of TABLE) {
     describe(group, () => {
       it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-        const response = await request(`${stubs[c.stub ?? 'main'].url}${c.path ?? '/plants'}`, {
+        const response = await request(`${url(c.stub ?? 'main')}${c.path ?? '/plants'}`, {
           method: c.method ?? 'POST',
           headers: c.headers,
           body: c.body,
@@ -224,7 +248,9 @@ describe('POST /plants contract', () => {
       });
     });
   }
+});
 
+describe('POST /plants contract, beyond the table', () => {
   it('the CORS preflight allows each requested header by name', async () => {
     const response = await request(`${stubs.main.url}/plants`, {
       method: 'OPTIONS',

@@ -420,7 +420,6 @@ describe('self-check of every answer', () => {
     const [entry] = (await request(`${checked.url}/__admin/requests`)).json.requests as JournalEntry[];
     expect(entry.scenario).toBe(label);
     expect(entry.selfCheck).toEqual(expected);
-    if (expected !== undefined) expect(expected.length).toBeGreaterThan(0);
     const logLine = expected === undefined ? [] : [`SELF-CHECK FAILED POST ${path} -> 200 [${label}]: the response breaks the spec: ${(expected as string[]).join('; ')}`];
     expect(log.filter((line) => line.startsWith('SELF-CHECK FAILED'))).toEqual(logLine);
     // Where the body fit the schema, what was sent is what the journal says passed.

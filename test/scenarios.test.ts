@@ -600,3 +600,15 @@ describe('hot reload', () => {
     expect(await pollUntil(plain, (text) => text === '200 {"name":"Ficus"}', PICKUP_MS)).toBe('200 {"name":"Ficus"}');
   });
 });
+
+describe('a fixtures folder that does not exist', () => {
+  it('is a warning naming it, so a typo in --fixtures does not look like "no scenarios"', async () => {
+    const lines: string[] = [];
+    const stub = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtrues', port: 0, watch: false, log: (line) => lines.push(line) });
+    try {
+      expect(lines).toEqual(['warning: fixtrues: no such folder; no scenarios are served']);
+    } finally {
+      await stub.close();
+    }
+  });
+});

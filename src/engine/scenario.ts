@@ -3,8 +3,6 @@ import type { Fault } from '../shared/faults.js';
 
 export interface Scenario {
   name: string;
-  /** Operation key, `POST /plants`. */
-  operation: string;
   status: number;
   headers: Record<string, string>;
   body: unknown;

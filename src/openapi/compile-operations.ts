@@ -3,9 +3,10 @@
 // happens once at start-up (and on reload); a request only looks things up.
 import { compileSecurity, type SecurityCheck } from './compile-security.js';
 import { compileProjection, type Projection } from './compile-projection.js';
-import { createDataGenerator, type DataGenerator } from '../generate/data-generator.js';
+import { createDataGenerator } from '../generate/data-generator.js';
 import type { LoadedDocument } from './load-document.js';
 import { RouteTable } from './route-table.js';
+import { followRefs } from './follow-ref.js';
 import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
 import { deref as derefSchema, isSchema, schemaTypes, type Schema } from './schema-view.js';
 import { compileErrorRenderer, type ErrorRenderer } from './error-renderer.js';
@@ -59,7 +60,6 @@ export interface CompiledOperation {
   method: string;
   path: string;
   operationId: string | null;
-  pointer: string;
   checkSecurity: SecurityCheck;
   validateParameters: (pathParams: Record<string, string>, query: URLSearchParams, headers: StubHeaders) => string[];
   body: BodyPlan | null;
@@ -74,7 +74,6 @@ export interface CompiledOperation {
 type StubHeaders = Record<string, string | string[] | undefined>;
 
 export interface CompiledSpec {
-  spec: LoadedDocument;
   title: string;
   operations: CompiledOperation[];
   byKey: Map<string, CompiledOperation>;
@@ -109,7 +108,6 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
         method: method.toUpperCase(),
         path,
         operationId: typeof operation.operationId === 'string' ? operation.operationId : null,
-        pointer,
         checkSecurity: compileSecurity(
           (operation.security ?? spec.document.security) as Array<Record<string, unknown>> | undefined,
           schemes,
@@ -128,18 +126,13 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
     }
   }
   const byKey = new Map(operations.map((operation) => [operation.key, operation]));
-  return { spec, title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes) };
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes) };
 }
 
 /** Follows a `$ref` (of a path item, parameter, body or response) and keeps the target's pointer. */
 function deref(spec: LoadedDocument, value: unknown, pointer: string): { value: Schema; pointer: string } {
-  let current = value;
-  let at = pointer;
-  for (let hops = 0; isSchema(current) && typeof current.$ref === 'string' && hops < 32; hops++) {
-    at = current.$ref.startsWith('#') ? current.$ref.slice(1) : at;
-    current = spec.resolveRef(current.$ref);
-  }
-  return { value: isSchema(current) ? current : {}, pointer: at };
+  const target = followRefs(spec, value, pointer);
+  return { value: isSchema(target.value) ? target.value : {}, pointer: target.pointer };
 }
 
 function compileParameters(

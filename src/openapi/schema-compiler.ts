@@ -11,6 +11,7 @@ import { exactInteger } from '../shared/exact-json.js';
 import { describeViolation } from './describe-violation.js';
 import type { LoadedDocument } from './load-document.js';
 import { isObject } from '../shared/json-value.js';
+import { followRefs } from './follow-ref.js';
 
 // CommonJS default exports, seen through NodeNext's ESM interop.
 const AjvDraft04 = AjvDraft04Module as unknown as { default: new (options: AjvOptions) => Ajv };
@@ -57,7 +58,7 @@ export function createSchemaCompiler(spec: LoadedDocument): SchemaCompiler {
   };
   /** The first pointer holding the same schema as `pointer`, after following bare `$ref`s. */
   const canonicalPointer = (pointer: string): string => {
-    const target = followRefs(spec, pointer);
+    const target = followBareRefs(spec, pointer);
     const key = target.pointer.startsWith('/components/') ? target.pointer : JSON.stringify(target.schema);
     let first = canonical.get(key);
     if (first === undefined) canonical.set(key, (first = target.pointer));
@@ -87,23 +88,16 @@ type AnyValidate = ReturnType<Ajv['compile']>;
  * Follows a chain of bare `$ref`s from `pointer` (in 3.1, a `$ref` with only annotations beside
  * it; in 3.0 siblings of `$ref` are ignored anyway) to the schema that does the work.
  */
-function followRefs(spec: LoadedDocument, pointer: string): { pointer: string; schema: unknown } {
-  let at = pointer;
-  let schema = spec.resolveRef(`#${encodePointer(pointer)}`);
-  for (let hops = 0; hops < 32 && isBareRef(schema, spec.version); hops++) {
-    const ref = (schema as { $ref: string }).$ref;
-    at = decodeURIComponent(ref.slice(1));
-    schema = spec.resolveRef(ref);
-  }
-  return { pointer: at, schema };
+function followBareRefs(spec: LoadedDocument, pointer: string): { pointer: string; schema: unknown } {
+  const isBareRef = (schema: unknown): schema is { $ref: string } => {
+    if (!isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#')) return false;
+    return spec.version === '3.0' || Object.keys(schema).every((key) => ANNOTATIONS.has(key));
+  };
+  const target = followRefs(spec, spec.resolveRef(`#${encodePointer(pointer)}`), pointer, isBareRef);
+  return { pointer: target.pointer, schema: target.value };
 }
 
 const ANNOTATIONS = new Set(['$ref', 'description', 'summary']);
-
-function isBareRef(schema: unknown, version: LoadedDocument['version']): boolean {
-  if (!isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#')) return false;
-  return version === '3.0' || Object.keys(schema).every((key) => ANNOTATIONS.has(key));
-}
 
 /** Turns a JSON pointer into a URI fragment that Ajv decodes back (path templates hold `{}`). */
 export function encodePointer(pointer: string): string {

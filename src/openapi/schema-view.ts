@@ -3,6 +3,7 @@
 // view. Validation never uses this; Ajv sees the schemas as written.
 import type { LoadedDocument } from './load-document.js';
 import { isObject } from '../shared/json-value.js';
+import { followRefs } from './follow-ref.js';
 
 export type Schema = Record<string, unknown>;
 
@@ -12,14 +13,9 @@ export interface ObjectView {
 }
 
 /** Follows `$ref` until a schema that is not a bare reference. Cycles end in an empty schema. */
-export function deref(spec: LoadedDocument, schema: unknown, seen = new Set<string>()): Schema {
-  let current = schema;
-  while (isSchema(current) && typeof current.$ref === 'string') {
-    if (seen.has(current.$ref)) return {};
-    seen.add(current.$ref);
-    current = spec.resolveRef(current.$ref);
-  }
-  return isSchema(current) ? current : {};
+export function deref(spec: LoadedDocument, schema: unknown): Schema {
+  const { value } = followRefs(spec, schema, '');
+  return isSchema(value) ? value : {};
 }
 
 /** The properties and required names of an object schema, `allOf` branches merged in. */

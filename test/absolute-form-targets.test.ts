@@ -1,5 +1,5 @@
-// Findings of the acceptance review that fit no other table: request targets in absolute form
-// (RFC 9112 §3.2.2), which clients behind a proxy setting send, are served like origin-form ones.
+// Request targets in absolute form (RFC 9112 §3.2.2), which clients behind a proxy setting send,
+// are served like origin-form ones, and reach /__admin under the same Host rules.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
