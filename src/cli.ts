@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The command line: flags and environment fill in StubOptions, then the default server starts.
 // Every failure to start is one line naming the problem and a non-zero exit, never a stack trace.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/config-error.js';
 import { DEFAULTS, type StubOptions } from './config/options.js';
@@ -20,7 +21,8 @@ Options:
   --host H              address to bind (default ${DEFAULTS.host}, env HOST)
   --token T             accepted bearer token, repeatable (env STUB_TOKENS, comma-separated);
                         default: any non-empty token
-  --admin-token T       bearer token for /__admin (required when --host is not loopback)
+  --admin-token T       bearer token for /__admin (required when --host is not loopback;
+                        env STUB_ADMIN_TOKEN)
   --seed N              seed for generated data: same seed and request, same bytes
   --max-body BYTES      largest request body (default ${DEFAULTS.maxBodyBytes})
   --delay MS            delay before every answer (default 0; X-Mock-Delay overrides)
@@ -29,8 +31,13 @@ Options:
   --workers N           serve one port from N processes (journal and coverage per process)
   --no-watch            do not reload the spec and fixtures when they change
   --no-cors             do not answer CORS preflights
-  --quiet               no per-request log lines
-  --help                this text
+  --quiet               no per-request log lines, and no coverage table at shutdown
+                        unless --coverage-out is given
+  -h, --help            this text
+  -v, --version         the version
+
+Without --spec and without ./openapi.yaml, the bundled Plant Store document is served.
+From a clone, pass flags after --:  npm start -- --spec other.yaml --port 0
 `;
 
 function exitWithError(message: string): never {
@@ -63,7 +70,8 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
         'no-watch': { type: 'boolean' },
         'no-cors': { type: 'boolean' },
         quiet: { type: 'boolean' },
-        help: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
     }));
   } catch (error) {
@@ -74,15 +82,21 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     process.stdout.write(HELP);
     process.exit(0);
   }
+  if (values.version) {
+    process.stdout.write(`${packageVersion()}\n`);
+    process.exit(0);
+  }
   // An exported but empty variable (`HOST=` in a compose file) means unset, not an empty value.
   const env = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''));
-  const tokens = values.token ?? (env.STUB_TOKENS ? env.STUB_TOKENS.split(',').map((t) => t.trim()).filter(Boolean) : undefined);
-  // A list that was given but holds no token would silently accept every token.
-  if (env.STUB_TOKENS && !values.token && tokens?.length === 0) exitWithError('STUB_TOKENS: holds no token; give comma-separated tokens or unset it');
+  // STUB_TOKENS is read as given, even empty: a token list that was set but holds no token would
+  // otherwise silently accept every token.
+  const listed = process.env.STUB_TOKENS;
+  const tokens = values.token ?? (listed !== undefined ? listed.split(',').map((t) => t.trim()).filter(Boolean) : undefined);
+  if (listed !== undefined && !values.token && tokens?.length === 0) exitWithError('STUB_TOKENS: holds no token; give comma-separated tokens or unset it');
   const options: StubOptions = {
     spec: values.spec,
     fixtures: values.fixtures,
-    port: integer('--port', values.port ?? env.PORT),
+    port: values.port !== undefined ? integer('--port', values.port) : integer('PORT', env.PORT),
     host: values.host ?? env.HOST,
     tokens,
     adminToken: values['admin-token'] ?? env.STUB_ADMIN_TOKEN,
@@ -100,6 +114,11 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
   // Each worker has its own coverage; one file written by all of them would keep only the last.
   if (workers > 1 && options.coverageOut) exitWithError('--coverage-out: coverage is per process, so it cannot be combined with --workers');
   return { options, workers };
+}
+
+/** The version in the package's own package.json (dist/cli.js -> the package root). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 function integer(flag: string, value: string | undefined): number | undefined {

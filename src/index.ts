@@ -1,6 +1,6 @@
 // The package's public API: start the stub from a test, or build it as an Express app to mount.
 export { startStub, type RunningStub } from './http/server.js';
-export { createStubApp, type StubApp } from './http/express-app.js';
+export { createStubApp, type StubApp } from './http/stub-app.js';
 export type { StubOptions } from './config/options.js';
 export { ConfigError } from './config/config-error.js';
 export type { JournalEntry, JournalFilter } from './record/journal.js';

@@ -1,7 +1,7 @@
 // The CLI's serving flags and environment variables, each checked over HTTP against the server
 // they start: accepted tokens, the default delay, the port from PORT, and the seed.
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCli, type StartedCli } from './helpers/cli.js';
+import { runCli, startCli, type StartedCli } from './helpers/cli.js';
 import { freePort } from './helpers/ports.js';
 import { createPlant } from './helpers/plant.js';
 
@@ -42,9 +42,28 @@ describe('--delay', () => {
     expect(quick.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(390);
   });
+
+  it('delays refusals too: a 401 and a 404 wait like a served answer', async () => {
+    const cli = await serve(['--delay', '300']);
+    for (const [target, init, status] of [
+      ['/plants', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' }, 401],
+      ['/trees', {}, 404],
+    ] as const) {
+      const started = Date.now();
+      const answer = await fetch(`${cli.url}${target}`, init);
+      expect(answer.status).toBe(status);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    }
+  });
 });
 
 describe('PORT', () => {
+  it('that is not a number is one line naming PORT (not --port) and exit 2', async () => {
+    const run = await runCli(['--no-watch', '--quiet'], { env: { PORT: 'abc' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('plant-store-stub: PORT: must be a whole number, got "abc"\n');
+  });
+
   it('is the port the server listens on when --port is not given', async () => {
     const port = await freePort();
     const cli = await startCli(['--no-watch', '--quiet'], { env: { PORT: String(port) } });

@@ -2,6 +2,7 @@
 // them, over real HTTP, served by startStub and by createStubApp mounted in Express. Then the
 // CLI's start-up failures, by spawning `node dist/cli.js`.
 import { request as httpRequest } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
@@ -347,11 +348,20 @@ function expectOneLineFailure(run: CliRun): string {
 }
 
 describe('the CLI', () => {
-  it('--help prints the usage and exits 0', async () => {
-    const run = await runCli(['--help']);
+  it.each([['--help'], ['-h']])('%s prints the usage, every environment variable included, and exits 0', async (flag) => {
+    const run = await runCli([flag]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: plant-store-stub/);
     expect(run.stdout).toContain('--spec FILE');
+    for (const variable of ['PORT', 'HOST', 'STUB_TOKENS', 'STUB_ADMIN_TOKEN']) expect(run.stdout).toContain(`env ${variable}`);
+    expect(run.stderr).toBe('');
+  });
+
+  it.each([['--version'], ['-v']])('%s prints the package version and exits 0', async (flag) => {
+    const run = await runCli([flag]);
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${version}\n`);
     expect(run.stderr).toBe('');
   });
 

@@ -374,10 +374,11 @@ describe('bad configuration stops the CLI with one line on stderr', () => {
 
   const cases: Array<{ name: string; args: () => string[]; problem: RegExp; env?: Record<string, string> }> = [
     { name: 'a STUB_TOKENS list that holds no token', args: () => [], env: { STUB_TOKENS: ' , ' }, problem: /^plant-store-stub: STUB_TOKENS: holds no token; give comma-separated tokens or unset it$/ },
+    { name: 'an empty STUB_TOKENS, refused like one that holds only commas', args: () => [], env: { STUB_TOKENS: '' }, problem: /^plant-store-stub: STUB_TOKENS: holds no token; give comma-separated tokens or unset it$/ },
     { name: 'zero workers', args: () => ['--workers', '0'], problem: /^plant-store-stub: --workers: must be from 1 to 64, got 0$/ },
     { name: 'a coverage file shared by several workers', args: () => ['--workers', '2', '--port', '4999', '--coverage-out', 'x.json'], problem: /^plant-store-stub: --coverage-out: coverage is per process, so it cannot be combined with --workers$/ },
     { name: 'a port already in use', args: () => ['--port', String(busyPort)], problem: /^plant-store-stub: port \d+: already in use on 127\.0\.0\.1; pick another with --port$/ },
-    { name: 'a spec that does not exist', args: () => ['--spec', join(dir, 'nope.yaml')], problem: /^plant-store-stub: .*nope\.yaml: cannot read the spec \(ENOENT\)$/ },
+    { name: 'a spec that does not exist', args: () => ['--spec', join(dir, 'nope.yaml')], problem: /^plant-store-stub: .*nope\.yaml: no such file \(looked for \/.*nope\.yaml\)$/ },
     { name: 'a spec path that is a folder', args: () => ['--spec', dir], problem: /^plant-store-stub: .*: cannot read the spec \(EISDIR\)$/ },
     { name: 'a spec that is not valid YAML', args: () => ['--spec', join(dir, 'bad.yaml')], problem: /^plant-store-stub: .*bad\.yaml: invalid YAML at line \d+, column \d+: \S.*$/ },
     { name: 'a $ref to a schema the spec lacks', args: () => ['--spec', join(dir, 'missing-ref.yaml')], problem: /^plant-store-stub: .*missing-ref\.yaml: unresolvable \$ref: .*#\/components\/schemas\/Missing.*$/ },

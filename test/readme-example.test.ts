@@ -6,7 +6,7 @@ import { createPlant } from '../examples/plant-client.js';
 
 let stub: RunningStub;
 beforeAll(async () => {
-  stub = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtures', port: 0, watch: false });
+  stub = await startStub({ port: 0, watch: false }); // ./openapi.yaml, else the bundled Plant Store
 });
 beforeEach(() => stub.reset());
 afterAll(() => stub.close());

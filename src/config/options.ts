@@ -1,10 +1,12 @@
 // The one options object of the stub, with its defaults. The CLI and the environment only fill it
 // in; `resolveOptions` checks it once, up front, and everything downstream trusts it.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.js';
 import { isLoopbackName } from '../shared/loopback.js';
 
 export interface StubOptions {
-  /** OpenAPI document to serve. Default `./openapi.yaml`. */
+  /** OpenAPI document to serve. Default `./openapi.yaml`, else the bundled Plant Store document. */
   spec?: string;
   /** Folder of scenario fixtures; a missing folder means no scenarios. Default `./fixtures`. */
   fixtures?: string;
@@ -18,7 +20,7 @@ export interface StubOptions {
   seed?: number;
   /** Largest request body in bytes; larger is 413. Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Delay before every stub answer, in ms (X-Mock-Delay and fixtures override). Default 0. */
+  /** Delay before every answer, refusals included, in ms (X-Mock-Delay and fixtures override it for served answers). Default 0. */
   delayMs?: number;
   /** Where log lines go: true for stdout, false for nowhere, or a function. Default false (true in the CLI). */
   log?: boolean | ((line: string) => void);
@@ -35,6 +37,8 @@ export interface StubOptions {
 }
 
 export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log'>> & {
+  /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
+  bundled: boolean;
   seed: number | undefined;
   adminToken: string | undefined;
   coverageOut: string | undefined;
@@ -53,10 +57,20 @@ export const DEFAULTS = {
   cors: true,
 } as const;
 
+/** The Plant Store document and fixtures shipped with the package (dist/config/ -> the package root). */
+export const BUNDLED = {
+  spec: fileURLToPath(new URL('../../openapi.yaml', import.meta.url)),
+  fixtures: fileURLToPath(new URL('../../fixtures', import.meta.url)),
+};
+
 export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
+  // A first run in an empty folder (`npx plant-store-stub`, or startStub() from another project)
+  // serves the bundled Plant Store instead of failing on a file the user never meant to name.
+  const bundled = options.spec === undefined && !existsSync(DEFAULTS.spec);
   const resolved: ResolvedOptions = {
-    spec: options.spec ?? DEFAULTS.spec,
-    fixtures: options.fixtures ?? DEFAULTS.fixtures,
+    bundled,
+    spec: options.spec ?? (bundled ? BUNDLED.spec : DEFAULTS.spec),
+    fixtures: options.fixtures ?? (bundled && !existsSync(DEFAULTS.fixtures) ? BUNDLED.fixtures : DEFAULTS.fixtures),
     port: options.port ?? DEFAULTS.port,
     host: options.host ?? DEFAULTS.host,
     tokens: options.tokens ?? [],
@@ -84,7 +98,6 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   }
   return resolved;
 }
-
 
 function wholeNumber(name: string, value: number, min: number, max: number): void {
   if (!Number.isInteger(value) || value < min || value > max) {

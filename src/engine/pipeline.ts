@@ -28,6 +28,13 @@ export interface EngineState {
 const NO_QUERY = new URLSearchParams();
 
 export function handleRequest(state: EngineState, request: StubRequest): StubResponse {
+  const response = answer(state, request);
+  // --delay simulates the network for every answer; a refusal waits as long as a served answer.
+  if (response.source === null && state.defaultDelayMs > 0) response.delayMs = state.defaultDelayMs;
+  return response;
+}
+
+function answer(state: EngineState, request: StubRequest): StubResponse {
   // 1. Route: which operation, or 404 / 405. A body over the size limit is refused first, in the
   //    operation's own error shape when one matched: the rest of it was never read.
   const routed = route(state.compiled.routes, request);

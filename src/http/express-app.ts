@@ -1,29 +1,14 @@
-// The Express face of the stub: an app users mount in their own (`app.use('/api', stubApp)`) or
-// extend with routes of their own. It serves /__admin and hands every other request to the same
-// adapter the default server uses.
+// The Express app behind createStubApp (and behind /__admin of the default server): it serves
+// /__admin and hands every other request to the same adapter the default server uses.
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { problem } from '../openapi/error-renderer.js';
-import { resolveOptions, type ResolvedOptions, type StubOptions } from '../config/options.js';
+import type { ResolvedOptions } from '../config/options.js';
+import type { StubApp } from './stub-app.js';
 import { Stub } from '../stub/stub.js';
 import { adminRouter } from './admin-router.js';
 import { InFlight } from './in-flight.js';
 import { answerPreflight, applyCors, isLoopbackHost, isLoopbackOrigin, isPreflight } from './cors.js';
 import { originForm, serveRequest, type ServeSettings } from './serve-request.js';
-
-export type StubApp = Express & { stub: Stub };
-
-/**
- * Builds the stub as an Express app. Mount it before any body parser (it reads raw bodies to keep
- * int64 numbers exact).
- * @example
- *   const app = express();
- *   app.use('/api', await createStubApp({ spec: 'openapi.yaml' }));
- */
-export async function createStubApp(options: StubOptions = {}): Promise<StubApp> {
-  const resolved = resolveOptions(options);
-  const stub = await Stub.create(resolved);
-  return buildApp(stub, resolved, new InFlight());
-}
 
 /**
  * Without an admin token, /__admin trusts only the machine it runs on: a web page from elsewhere
@@ -34,7 +19,9 @@ export async function createStubApp(options: StubOptions = {}): Promise<StubApp>
 function adminGuard(options: ResolvedOptions) {
   const open = options.adminToken !== undefined;
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!open && !isLoopbackHost(req.headers.host)) {
+    // Health says only that the stub is up (title, operation count): load balancers and
+    // orchestrators probe it by the machine's address, so it is open to any Host.
+    if (!open && !isLoopbackHost(req.headers.host) && req.path !== '/health') {
       const { contentType, body } = problem(403, 'the admin API answers only requests addressed to this machine (Host: localhost or 127.0.0.1)');
       res.status(403).type(contentType).send(JSON.stringify(body));
       return;
@@ -46,8 +33,8 @@ function adminGuard(options: ResolvedOptions) {
   };
 }
 
-export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFlight): StubApp {
-  const app = express() as StubApp;
+export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFlight): Express & StubApp {
+  const app = express() as Express & StubApp;
   app.disable('x-powered-by');
   app.set('etag', false);
   const settings: ServeSettings = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, inFlight };

@@ -77,6 +77,9 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
     });
     server.listen(resolved.port, resolved.host, () => resolve());
   });
+  // Express loads after the first answer can already be served; warming it now means an admin
+  // request never waits for the import (a client that half-closes would lose that answer).
+  void admin().catch(() => {});
   const { port } = server.address() as AddressInfo;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   let closing: Promise<void> | null = null;

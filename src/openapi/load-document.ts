@@ -33,7 +33,8 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(file, `cannot read the spec (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(file, code === 'ENOENT' ? `no such file (looked for ${path})` : `cannot read the spec (${code ?? (error as Error).message})`);
   }
   const parsed = parseDocument(file, text);
   const version = checkVersion(file, parsed);

@@ -1,7 +1,7 @@
 // The application around the engine, apart from any transport: it loads and compiles the spec
 // and fixtures, holds the state the pipeline reads, records what happened to each request
 // (journal, coverage, log: all at one point, after the answer), and reloads when files change.
-import type { ResolvedOptions } from '../config/options.js';
+import { DEFAULTS, type ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import { loadFixtures } from '../scenarios/load-fixtures.js';
 import { formatRequestLine, formatSelfCheck } from '../record/request-log.js';
@@ -29,6 +29,7 @@ export class Stub {
   static async create(options: ResolvedOptions): Promise<Stub> {
     // Warnings (fixtures, reloads, self-check) are never silenced: without a log they go to stderr.
     const warn = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
+    if (options.bundled) warn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec to serve yours`);
     const stub = new Stub(options, await loadState(options, warn), warn);
     if (options.watch) stub.stopWatching = watchFiles(options.spec, options.fixtures, () => void stub.reload());
     return stub;

@@ -35,7 +35,7 @@ export interface StartedCli {
 export interface CliOptions {
   /** How long to wait: for the exit (runCli) or for the listening line (startCli). */
   timeoutMs?: number;
-  /** Environment variables for the CLI, on top of the emptied PORT, HOST, STUB_TOKENS, STUB_ADMIN_TOKEN. */
+  /** Environment variables for the CLI; PORT, HOST, STUB_TOKENS and STUB_ADMIN_TOKEN are unset unless given here. */
   env?: Record<string, string>;
 }
 
@@ -54,9 +54,9 @@ interface Spawned {
 
 function spawnCli(args: string[], extraEnv: Record<string, string> = {}): Spawned {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does)`);
-  // The variables the CLI reads are emptied (it treats empty as unset), so a developer's shell
-  // cannot change what a test sees.
-  const env = { ...process.env, PORT: '', HOST: '', STUB_TOKENS: '', STUB_ADMIN_TOKEN: '', ...extraEnv };
+  // The variables the CLI reads are removed, so a developer's shell cannot change what a test sees.
+  const env: Record<string, string | undefined> = { ...process.env, ...extraEnv };
+  for (const name of ['PORT', 'HOST', 'STUB_TOKENS', 'STUB_ADMIN_TOKEN']) if (!(name in extraEnv)) delete env[name];
   const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let stdout = '';

@@ -1,0 +1,105 @@
+// The package as a user installs it: packed with `npm pack`, installed into a fresh project, the
+// README's contract test run unchanged and type-checked strictly, the CLI started in an empty
+// folder, and the documented CommonJS way of loading it. Slow (it installs), so it runs once.
+import { execFile, spawn } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..');
+const INSTALL_TIMEOUT = 180_000;
+let consumer: string;
+
+/** The README's contract test, exactly as printed: the code block after "A complete client contract test". */
+async function readmeTest(): Promise<string> {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const after = readme.slice(readme.indexOf('A complete client contract test'));
+  return /```ts\n([\s\S]*?)```/.exec(after)![1];
+}
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await run('npm', [...args, '--no-audit', '--no-fund'], { cwd, timeout: INSTALL_TIMEOUT, maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+}
+
+beforeAll(async () => {
+  consumer = await mkdtemp(join(tmpdir(), 'stub-consumer-'));
+  // --ignore-scripts: dist/ is already built (pretest); rebuilding it here would race the CLI tests.
+  await npm(['pack', '--ignore-scripts', '--pack-destination', consumer, '--silent'], ROOT);
+  const tarball = (await readdir(consumer)).find((name) => name.endsWith('.tgz'))!;
+  const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  // The same versions as this repository's own devDependencies, so npm's cache usually has them.
+  const tools = ['typescript', 'vitest', '@types/node'].map((name) => `${name}@${own.devDependencies[name]}`);
+  await npm(['install', '--prefer-offline', `./${tarball}`, ...tools], consumer);
+  await writeFile(join(consumer, 'plant.test.ts'), await readmeTest());
+  await copyFile(join(ROOT, 'examples', 'plant-client.ts'), join(consumer, 'plant-client.ts'));
+}, INSTALL_TIMEOUT);
+
+afterAll(async () => {
+  if (consumer) await rm(consumer, { recursive: true, force: true });
+});
+
+describe('the packed package in a fresh project', () => {
+  it('runs the README contract test unchanged', async () => {
+    const { stdout } = await run(join(consumer, 'node_modules', '.bin', 'vitest'), ['run', '--reporter=verbose'], { cwd: consumer, timeout: 60_000 });
+    expect(stdout).toMatch(/2 passed/);
+  }, 60_000);
+
+  it('type-checks in a strict project without skipLibCheck or Express types', async () => {
+    await writeFile(join(consumer, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+      include: ['*.ts'],
+    }));
+    const checked = await run(join(consumer, 'node_modules', '.bin', 'tsc'), ['-p', '.'], { cwd: consumer, timeout: 60_000 }).then(() => 'ok', (error: { stdout: string }) => error.stdout);
+    expect(checked).toBe('ok');
+  }, 60_000);
+
+  it('can be loaded from CommonJS with require() (Node 20.19+)', async () => {
+    await writeFile(join(consumer, 'load.cjs'), [
+      "const { startStub } = require('plant-store-stub');",
+      'startStub({ port: 0, watch: false, log: false }).then(async (stub) => {',
+      "  const answer = await fetch(`${stub.url}/__admin/health`).then((r) => r.json());",
+      '  console.log(JSON.stringify(answer));',
+      '  await stub.close();',
+      '});',
+    ].join('\n'));
+    const { stdout } = await run('node', ['load.cjs'], { cwd: consumer, timeout: 30_000 });
+    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ status: 'ok', spec: 'OpenAPI Plant Store', operations: 1 });
+  }, 30_000);
+
+  it('starts with npx in an empty folder, serving the bundled Plant Store and saying so', async () => {
+    const empty = join(consumer, 'empty');
+    await mkdir(empty);
+    const child = spawn(join(consumer, 'node_modules', '.bin', 'plant-store-stub'), ['--port', '0'], { cwd: empty });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "listening" line within 20 s:\n${output}`)), 20_000);
+      child.stdout.on('data', () => {
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    });
+    try {
+      expect(output).toContain('serving the bundled Plant Store document');
+      const answer = await fetch(`${url}/plants`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json', 'x-mock-scenario': 'duplicate-id' },
+        body: '{"id":1,"name":"Fern"}',
+      });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ error: 1001, message: 'A plant with this id already exists' });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }, 30_000);
+});
