@@ -31,6 +31,7 @@ Options:
   --workers N           serve one port from N processes (journal and coverage per process)
   --no-watch            do not reload the spec and fixtures when they change
   --no-cors             do not answer CORS preflights
+  --log-format F        request log lines as text (default) or json, one object per line
   --quiet               no per-request log lines, and no coverage table at shutdown
                         unless --coverage-out is given
   -h, --help            this text
@@ -70,6 +71,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
         'no-watch': { type: 'boolean' },
         'no-cors': { type: 'boolean' },
         quiet: { type: 'boolean' },
+        'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -108,6 +110,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     watch: !values['no-watch'],
     cors: !values['no-cors'],
     log: values.quiet ? false : logSink,
+    logFormat: values['log-format'] as StubOptions['logFormat'],
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
@@ -156,7 +159,7 @@ async function main(): Promise<void> {
 /** Option names as `resolveOptions` reports them -> the flags a CLI user typed. */
 const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
-  maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit',
+  maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
 };
 
 main().catch((error: unknown) => {

@@ -24,6 +24,8 @@ export interface StubOptions {
   delayMs?: number;
   /** Where log lines go: true for stdout, false for nowhere, or a function. Default false (true in the CLI). */
   log?: boolean | ((line: string) => void);
+  /** Request log lines as readable text or as one JSON object per line. Default `text`. */
+  logFormat?: 'text' | 'json';
   /** Journal entries kept (newest). Default 1000. */
   journalLimit?: number;
   /** Reload the spec and fixtures when their files change. Default true. */
@@ -53,6 +55,7 @@ export const DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
   delayMs: 0,
   journalLimit: 1000,
+  logFormat: 'text',
   watch: true,
   cors: true,
 } as const;
@@ -79,11 +82,13 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     delayMs: options.delayMs ?? DEFAULTS.delayMs,
     log: options.log === true ? (line) => process.stdout.write(line + '\n') : typeof options.log === 'function' ? options.log : null,
     journalLimit: options.journalLimit ?? DEFAULTS.journalLimit,
+    logFormat: options.logFormat ?? DEFAULTS.logFormat,
     watch: options.watch ?? DEFAULTS.watch,
     adminToken: options.adminToken,
     coverageOut: options.coverageOut,
     cors: options.cors ?? DEFAULTS.cors,
   };
+  if (resolved.logFormat !== 'text' && resolved.logFormat !== 'json') throw new ConfigError('logFormat', `must be text or json, got ${String(resolved.logFormat)}`);
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);

@@ -1,7 +1,8 @@
-// /__admin: the stub's own control surface (health, journal, coverage, scenarios). It is an
-// Express router so users can mount or extend it; it never runs on the API's hot path.
+// /__admin: the stub's own control surface (health, journal, coverage, scenarios, the page that
+// shows them, and its live event stream). An Express router; it never runs on the API's hot path.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { timingSafeEqual, createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { Stub } from '../stub/stub.js';
 import { stringifyExact } from '../shared/exact-json.js';
 import { problem } from '../openapi/error-renderer.js';
@@ -11,7 +12,18 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok', spec: stub.state.compiled.title, operations: stub.state.compiled.operations.length });
   });
+  // The page itself holds no data (it asks for the admin token when it needs one), so it is served
+  // before the token check; everything it reads goes through the guarded endpoints below.
+  router.get('/', (req, res, next) => {
+    // `/__admin` without its slash: the page's relative links need the folder form.
+    const [path, query = ''] = req.originalUrl.split('?');
+    if (!path.endsWith('/')) return res.redirect(301, `${path}/${query ? `?${query}` : ''}`);
+    next();
+  });
+  router.use(express.static(PAGE_DIR, { index: 'index.html', etag: false, maxAge: 0 }));
   if (adminToken !== undefined) router.use(requireToken(adminToken));
+
+  router.get('/events', (req, res) => streamJournal(stub, req, res));
 
   router.get('/requests', (req, res) => {
     // A filter that cannot be applied is refused, never silently dropped (`?method=GET&method=POST`
@@ -67,6 +79,31 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
     sendProblem(res, status, status === 400 ? 'the request body is not valid JSON' : (error.message ?? 'bad request'));
   });
   return router;
+}
+
+/** The admin page's static files: shipped in the package beside dist/ (dist/http -> src/http/admin-page). */
+const PAGE_DIR = fileURLToPath(new URL('../../src/http/admin-page/', import.meta.url));
+
+/** How often an idle event stream gets a comment line, so proxies and browsers keep it open. */
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * Server-sent events: one `request` event per journaled request, as the journal lists it
+ * (credentials redacted, numbers exact). Ends when the client leaves or the stub shuts down.
+ */
+function streamJournal(stub: Stub, req: Request, res: Response): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+  res.write(': journal stream\n\n');
+  const heartbeat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
+  heartbeat.unref();
+  const unsubscribe = stub.watchJournal({
+    entry: (entry) => res.write(`event: request\ndata: ${stringifyExact(entry, true)}\n\n`),
+    end: () => res.end(),
+  });
+  req.on('close', () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+  });
 }
 
 function requireToken(token: string) {

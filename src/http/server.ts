@@ -88,6 +88,7 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
     // Stop accepting. A connection is idle once its answer is out, so closing idle connections
     // until none is left waits for exactly the requests still owed, without per-request counting.
     const allClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    stub.endJournalWatchers(); // open admin pages' event streams would otherwise hold the grace period
     inFlight.releaseHeld(); // `timeout` faults would never be answered
     const sweep = setInterval(() => server.closeIdleConnections(), 20);
     server.closeIdleConnections();

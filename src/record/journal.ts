@@ -72,6 +72,13 @@ export class Journal {
     this.start = 0;
   }
 
+  /** The entry recorded last, credentials redacted (for live views); undefined when there is none. */
+  latest(secrets: Secrets = NO_SECRETS): JournalEntry | undefined {
+    if (this.entries.length === 0) return undefined;
+    const index = this.entries.length < this.limit ? this.entries.length - 1 : (this.start + this.limit - 1) % this.limit;
+    return describe(this.entries[index], secrets);
+  }
+
   /** Entries oldest first, optionally filtered, with credentials redacted. */
   list(filter: JournalFilter = {}, secrets: Secrets = NO_SECRETS): JournalEntry[] {
     const ordered = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];

@@ -27,19 +27,59 @@ export function batchedSink(write: (text: string) => void): LogSink & { flush():
   return Object.assign(sink, { flush });
 }
 
+export type LogFormat = 'text' | 'json';
+
+export type RequestLineFormatter = (request: StubRequest, response: StubResponse, durationMs: number) => string;
+
+export function requestLineFormatter(format: LogFormat): RequestLineFormatter {
+  return format === 'json' ? formatRequestJson : formatRequestLine;
+}
+
+/** `POST /plants 400 0.2ms [duplicate-id] <violations>`; a fault or an abandoned answer says so instead of a status it never sent. */
 export function formatRequestLine(request: StubRequest, response: StubResponse, durationMs: number): string {
-  const base = `${request.method} ${truncate(request.path, 200)} ${response.status} ${durationMs.toFixed(1)}ms`;
-  const source = response.source && response.source !== 'echo' ? ` [${response.source}]` : '';
+  const outcome = response.fault ? `fault:${response.fault}` : response.abandoned ? 'abandoned' : String(response.status);
+  const base = `${request.method} ${truncate(request.path, 200)} ${outcome} ${durationMs.toFixed(1)}ms`;
+  const source = response.source && response.source !== 'echo' ? ` [${truncate(response.source, 200)}]` : '';
   const violations = response.status >= 400 && response.violations.length > 0 ? ` ${truncate(response.violations.join('; '), 500)}` : '';
   return base + source + violations;
+}
+
+/**
+ * One JSON object per line, for log collectors. JSON.stringify escapes C0 controls; the C1 range
+ * and the Unicode line separators are escaped as well, so no reader splits a record.
+ */
+export function formatRequestJson(request: StubRequest, response: StubResponse, durationMs: number): string {
+  const record: Record<string, unknown> = {
+    time: new Date().toISOString(),
+    method: request.method,
+    path: request.path.slice(0, 2000),
+    status: response.status,
+    ms: Math.round(durationMs * 10) / 10,
+    scenario: response.source,
+    violations: response.violations.slice(0, 100),
+  };
+  if (response.fault) record.fault = response.fault;
+  if (response.abandoned) record.abandoned = true;
+  return JSON.stringify(record).replace(LINE_BREAKERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export function formatSelfCheck(request: StubRequest, response: StubResponse): string {
   return `SELF-CHECK FAILED ${request.method} ${truncate(request.path, 200)} -> ${response.status} [${response.source}]: the response breaks the spec: ${truncate(response.selfCheck.join('; '), 2000)}`;
 }
 
-/** Cut to `max` characters, control characters escaped: client text must not forge log lines. */
+/** Characters JSON leaves as they are that a line-based reader may still split on. */
+const LINE_BREAKERS = /[\x7f-\x9f\u2028\u2029]/g;
+/** Every character that is not printable text: C0 and C1 controls, DEL, and the Unicode line and paragraph separators. */
+const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, 'g');
+
+/** Cut to `max` characters, non-printable characters escaped: client text must not forge log lines. */
 function truncate(text: string, max: number): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  return /[\x00-\x1f\x7f]/.test(cut) ? cut.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : cut;
+  return UNPRINTABLE.test(cut) ? cut.replace(UNPRINTABLE_ALL, escapeCharacter) : cut;
+}
+
+function escapeCharacter(c: string): string {
+  const code = c.charCodeAt(0);
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }

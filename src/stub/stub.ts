@@ -4,7 +4,7 @@
 import { DEFAULTS, type ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import { loadFixtures } from '../scenarios/load-fixtures.js';
-import { formatRequestLine, formatSelfCheck } from '../record/request-log.js';
+import { formatSelfCheck, requestLineFormatter, type RequestLineFormatter } from '../record/request-log.js';
 import { Coverage, type CoverageReport } from '../record/coverage.js';
 import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
 import { compileSpec } from '../openapi/compile-operations.js';
@@ -15,13 +15,21 @@ import type { StubResponse } from '../engine/stub-response.js';
 import { watchFiles } from './watch-files.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 
+export interface JournalWatcher {
+  entry(entry: JournalEntry): void;
+  end(): void;
+}
+
 export class Stub {
   readonly journal: Journal;
   readonly coverage = new Coverage();
   private stopWatching: () => void = () => {};
   private reloading: Promise<void> = Promise.resolve();
+  private readonly watchers = new Set<JournalWatcher>();
+  private readonly formatLine: RequestLineFormatter;
 
   private constructor(readonly options: ResolvedOptions, public state: EngineState, private readonly warn: (line: string) => void) {
+    this.formatLine = requestLineFormatter(options.logFormat);
     this.journal = new Journal(options.journalLimit);
   }
 
@@ -43,9 +51,28 @@ export class Stub {
   /** Called once per answered request, after it was sent. */
   record(request: StubRequest, response: StubResponse, durationMs: number): void {
     this.journal.record(request, response, durationMs);
+    if (this.watchers.size > 0) {
+      const entry = this.journal.latest(this.state.compiled.secrets);
+      if (entry) for (const watcher of this.watchers) watcher.entry(entry);
+    }
     this.coverage.record(response);
     if (response.selfCheck.length > 0) this.warn(formatSelfCheck(request, response));
-    if (this.options.log) this.options.log(formatRequestLine(request, response, durationMs));
+    if (this.options.log) this.options.log(this.formatLine(request, response, durationMs));
+  }
+
+  /**
+   * Follows the journal live (the admin page's event stream): `entry` runs for each request as it
+   * is recorded, `end` when the stub shuts down. Returns the unsubscribe function.
+   */
+  watchJournal(watcher: JournalWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  /** Ends every live journal stream, so open pages never hold a shutdown up. */
+  endJournalWatchers(): void {
+    for (const watcher of this.watchers) watcher.end();
+    this.watchers.clear();
   }
 
   requests(filter?: JournalFilter): JournalEntry[] {
@@ -112,6 +139,7 @@ export class Stub {
   }
 
   close(): void {
+    this.endJournalWatchers();
     this.stopWatching();
   }
 }
