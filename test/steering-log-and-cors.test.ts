@@ -64,3 +64,4 @@ describe('the plant store: steering mistakes, log escaping, abandoned answers an
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
   });
 });
+

@@ -165,8 +165,15 @@ function injectFault(response: StubResponse, { req, res, settings }: Exchange): 
  */
 export function originForm(url: string): string {
   if (url.startsWith('/')) return url;
-  const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  const match = ABSOLUTE_FORM.exec(url);
   if (!match) return url;
   const rest = url.slice(match[0].length);
   return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
+
+/** The authority of an absolute-form target (`http://host:1/x` -> `host:1`), else null. */
+export function absoluteFormAuthority(url: string): string | null {
+  return url.startsWith('/') ? null : (ABSOLUTE_FORM.exec(url)?.[1] ?? null);
 }

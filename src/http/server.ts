@@ -10,7 +10,7 @@ import { Stub } from '../stub/stub.js';
 import type { CoverageReport } from '../record/coverage.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { InFlight } from './in-flight.js';
-import { originForm, serveRequest, type ServeSettings } from './serve-request.js';
+import { absoluteFormAuthority, originForm, serveRequest, type ServeSettings } from './serve-request.js';
 import { handleClientError } from './client-error.js';
 import { problem } from '../openapi/error-renderer.js';
 
@@ -48,15 +48,26 @@ function adminUnavailable(res: ServerResponse, error: unknown): void {
  */
 export async function startStub(options: StubOptions = {}): Promise<RunningStub> {
   const resolved = resolveOptions(options);
+  // Express serves only /__admin here; its import overlaps the document's loading.
+  const expressApp = import('./express-app.js');
   const stub = await Stub.create(resolved);
   const inFlight = new InFlight();
-  // Express serves only /__admin here; loading it on the first admin request keeps start-up fast.
-  let adminApp: Promise<(req: IncomingMessage, res: ServerResponse) => void> | null = null;
-  const admin = () => (adminApp ??= import('./express-app.js').then((m) => m.buildApp(stub, resolved, inFlight)));
+  // Built before listening, so /__admin is served synchronously like the API.
+  let admin: (req: IncomingMessage, res: ServerResponse) => void;
+  try {
+    const { buildApp } = await expressApp;
+    admin = buildApp(stub, resolved, inFlight);
+  } catch (error) {
+    admin = (_req, res) => adminUnavailable(res, error);
+  }
   const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
   const dispatch = (req: IncomingMessage, res: ServerResponse) => {
-    req.url = originForm(req.url ?? '/'); // an absolute-form target reaches /__admin too
-    if (req.url.startsWith('/__admin')) admin().then((app) => app(req, res), (error: unknown) => adminUnavailable(res, error));
+    // RFC 9112 §3.2.2: an absolute-form target's authority replaces Host, so /__admin's Host
+    // rules apply to the host the client actually named.
+    const authority = absoluteFormAuthority(req.url ?? '/');
+    if (authority !== null) req.headers.host = authority;
+    req.url = originForm(req.url ?? '/');
+    if (req.url.startsWith('/__admin')) admin(req, res);
     else serveRequest(stub, req, res, settings);
   };
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, dispatch);
@@ -77,9 +88,6 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
     });
     server.listen(resolved.port, resolved.host, () => resolve());
   });
-  // Express loads after the first answer can already be served; warming it now means an admin
-  // request never waits for the import (a client that half-closes would lose that answer).
-  void admin().catch(() => {});
   const { port } = server.address() as AddressInfo;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   let closing: Promise<void> | null = null;
