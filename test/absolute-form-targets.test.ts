@@ -1,8 +1,8 @@
 // Request targets in absolute form (RFC 9112 §3.2.2), which clients behind a proxy setting send,
 // are served like origin-form ones, and reach /__admin under the same Host rules.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
+import { raw } from './helpers/raw-http.js';
 
 let stub: RunningStub;
 beforeAll(async () => {
@@ -11,22 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stub?.close();
 });
-
-/** Sends one raw HTTP/1.1 request with `Connection: close` and resolves with status line, headers and body. */
-function raw(text: string): Promise<{ status: number; headers: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(stub.port, '127.0.0.1', () => socket.end(text));
-    let received = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (received += chunk));
-    socket.on('error', reject);
-    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer within 5 s')));
-    socket.on('close', () => {
-      const [head, body = ''] = received.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body });
-    });
-  });
-}
 
 const PLANT = '{"id":1,"name":"Fern"}';
 const post = (target: string, extra = '') =>
@@ -42,7 +26,7 @@ describe('absolute-form request targets', () => {
     { name: 'health answers whatever the Host, so a load balancer can probe it by address', request: () => 'GET /__admin/health HTTP/1.1\r\nHost: 10.0.0.7:4010\r\nConnection: close\r\n\r\n', status: 200, header: 'content-type: application/json', body: '{"status":"ok","spec":"OpenAPI Plant Store","operations":1}' },
     { name: 'without an admin token, /__admin refuses a Host that is not this machine (DNS rebinding)', request: () => 'GET /__admin/requests HTTP/1.1\r\nHost: attacker.example:4010\r\nConnection: close\r\n\r\n', status: 403, header: 'content-type: application/problem+json', body: '{"type":"about:blank","title":"Forbidden","status":403,"detail":"the admin API answers only requests addressed to this machine (Host: localhost or 127.0.0.1)"}' },
   ])('$name', async ({ request, status, header, body }) => {
-    const answer = await raw(request());
+    const answer = await raw(stub.port, request());
     expect(answer.status).toBe(status);
     expect(answer.headers).toContain(header);
     expect(answer.body).toBe(body);

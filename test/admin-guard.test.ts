@@ -1,9 +1,9 @@
 // Who may use /__admin without an admin token: requests addressed to this machine (one
 // well-formed loopback Host, the absolute-form authority counted as the Host), and no state change
 // from a page of another site, while curl and test code (no Origin) work as documented.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
+import { raw } from './helpers/raw-http.js';
 
 let open: RunningStub;
 let guarded: RunningStub;
@@ -14,23 +14,6 @@ beforeAll(async () => {
   ]);
 });
 afterAll(() => Promise.all([open.close(), guarded.close()]));
-
-/** One raw HTTP request, so Host and Origin lines are exactly as written. */
-function raw(stub: RunningStub, text: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    // Written without half-closing: like curl, the client keeps its side open until the answer.
-    const socket = net.connect(stub.port, '127.0.0.1', () => socket.write(text));
-    let received = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (received += chunk));
-    socket.on('error', reject);
-    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer within 5 s')));
-    socket.on('close', () => {
-      const [head, body = ''] = received.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), body });
-    });
-  });
-}
 
 const reload = (lines: string) => `POST /__admin/reload HTTP/1.1\r\n${lines}Content-Length: 0\r\nConnection: close\r\n\r\n`;
 const list = (target: string, lines: string) => `GET ${target} HTTP/1.1\r\n${lines}Connection: close\r\n\r\n`;
@@ -50,7 +33,7 @@ describe('/__admin without an admin token', () => {
     { name: 'an absolute-form target naming another host is refused, whatever the Host line says', request: list('http://evil.example/__admin/requests', 'Host: 127.0.0.1\r\n'), status: 403, detail: NOT_HERE },
     { name: 'an HTTP/1.0 request without Host comes from this machine', request: 'GET /__admin/scenarios HTTP/1.0\r\n\r\n', status: 200 },
   ])('$name', async ({ request, status, detail }) => {
-    const answer = await raw(open, request);
+    const answer = await raw(open.port, request);
     expect(answer.status).toBe(status);
     if (detail) expect(JSON.parse(answer.body)).toMatchObject({ status, detail });
   });
@@ -58,12 +41,12 @@ describe('/__admin without an admin token', () => {
 
 describe('/__admin with an admin token', () => {
   it('takes a state change from any origin that presents the token (a browser cannot attach it cross-site)', async () => {
-    const answer = await raw(guarded, reload('Host: 127.0.0.1\r\nOrigin: https://dashboard.example\r\nAuthorization: Bearer admin-secret\r\n'));
+    const answer = await raw(guarded.port, reload('Host: 127.0.0.1\r\nOrigin: https://dashboard.example\r\nAuthorization: Bearer admin-secret\r\n'));
     expect(answer.status).toBe(200);
   });
 
   it('refuses the same request without the token', async () => {
-    const answer = await raw(guarded, reload('Host: 127.0.0.1\r\nOrigin: https://dashboard.example\r\n'));
+    const answer = await raw(guarded.port, reload('Host: 127.0.0.1\r\nOrigin: https://dashboard.example\r\n'));
     expect(answer.status).toBe(401);
   });
 });
