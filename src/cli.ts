@@ -29,6 +29,7 @@ Options:
   --journal-limit N     journal entries kept (default ${DEFAULTS.journalLimit})
   --coverage-out FILE   write the coverage report as JSON when the server stops
   --workers N           serve one port from N processes (journal and coverage per process)
+  --strict              refuse to start on a document with warnings (for spec authors in CI)
   --no-watch            do not reload the spec and fixtures when they change
   --no-cors             do not answer CORS preflights
   --log-format F        request log lines as text (default) or json, one object per line
@@ -71,6 +72,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
         'no-watch': { type: 'boolean' },
         'no-cors': { type: 'boolean' },
         quiet: { type: 'boolean' },
+        strict: { type: 'boolean' },
         'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -111,6 +113,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     cors: !values['no-cors'],
     log: values.quiet ? false : logSink,
     logFormat: values['log-format'] as StubOptions['logFormat'],
+    strict: values.strict,
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);

@@ -372,21 +372,21 @@ describe('documents that must not start', () => {
     return file;
   }
 
-  const refusals: Array<{ name: string; file: () => Promise<string>; message: (file: string) => string | RegExp }> = [
+  const refusals: Array<{ name: string; file: () => Promise<string>; message: (file: string) => string | RegExp; strict?: true }> = [
     {
-      name: 'a single example that breaks its schema names the spec and the JSON pointer of the bad value',
+      name: 'with --strict, a single example that breaks its schema names the spec and the JSON pointer of the example', strict: true,
       file: () => variant('bad-example.yaml', SPEC_30, (t) => t.replace('            price: 9.99\n', '            price: 0\n')),
-      message: (f) => `${f}: /paths/~1books/post/responses/201/content/application~1json/example/price: must be > 0`,
+      message: (f) => `${f}: /paths/~1books/post/responses/201/content/application~1json/example: this example breaks its response schema (/price: must be > 0); served only when asked for by name; --strict refuses documents with warnings`,
     },
     {
-      name: 'a named example that breaks its schema names the example in the pointer',
+      name: 'with --strict, a named example that breaks its schema names the example in the pointer', strict: true,
       file: () => variant('bad-named-example.yaml', SPEC_30, (t) => t.replace('                    copies: 4\n', '                    copies: four\n')),
-      message: (f) => `${f}: /paths/~1books~1{bookId}/get/responses/200/content/application~1json/examples/poem/value/copies: must be an integer`,
+      message: (f) => `${f}: /paths/~1books~1{bookId}/get/responses/200/content/application~1json/examples/poem/value: this example breaks its response schema (/copies: must be an integer); served only when asked for by name; --strict refuses documents with warnings`,
     },
     {
-      name: 'an example in a referenced components response is named where it is written',
+      name: 'with --strict, an example in a referenced components response is named where it is written', strict: true,
       file: () => variant('bad-component-example.yaml', SPEC_30, (t) => t.replace('traceId: trace-0000beef', 'traceId: nope')),
-      message: (f) => `${f}: /components/responses/Problem/content/application~1json/example/traceId: must match pattern "^trace-[0-9a-f]{8}$"`,
+      message: (f) => `${f}: /components/responses/Problem/content/application~1json/example: this example breaks its response schema (/traceId: must match pattern "^trace-[0-9a-f]{8}$"); served only when asked for by name; --strict refuses documents with warnings`,
     },
     {
       name: 'a YAML syntax error names the file, line and column',
@@ -414,9 +414,9 @@ describe('documents that must not start', () => {
     },
   ];
 
-  it.each(refusals)('$name', async ({ file, message }) => {
+  it.each(refusals)('$name', async ({ file, message, strict }) => {
     const spec = await file();
-    const error = await startStub({ spec, fixtures: emptyFixtures, port: 0, watch: false }).then(
+    const error = await startStub({ spec, fixtures: emptyFixtures, port: 0, watch: false, strict, log: () => {} }).then(
       async (stub) => {
         await stub.close();
         return null;
@@ -429,12 +429,12 @@ describe('documents that must not start', () => {
     else expect(error?.message).toMatch(expected);
   });
 
-  it('the CLI refuses a broken document with one line on stderr and exit code 2', async () => {
+  it('the CLI with --strict refuses a document with a warning: one line on stderr naming file and pointer, exit code 2', async () => {
     const spec = await variant('cli-bad-example.yaml', SPEC_30, (t) => t.replace('            price: 9.99\n', '            price: 0\n'));
-    const { code, stdout, stderr } = await runCli(['--spec', spec, '--port', '0', '--fixtures', emptyFixtures, '--no-watch']);
+    const { code, stdout, stderr } = await runCli(['--spec', spec, '--port', '0', '--fixtures', emptyFixtures, '--no-watch', '--strict']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe(`plant-store-stub: ${spec}: /paths/~1books/post/responses/201/content/application~1json/example/price: must be > 0\n`);
+    expect(stderr).toBe(`plant-store-stub: ${spec}: /paths/~1books/post/responses/201/content/application~1json/example: this example breaks its response schema (/price: must be > 0); served only when asked for by name; --strict refuses documents with warnings\n`);
   });
 });
 

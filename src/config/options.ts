@@ -26,6 +26,8 @@ export interface StubOptions {
   log?: boolean | ((line: string) => void);
   /** Request log lines as readable text or as one JSON object per line. Default `text`. */
   logFormat?: 'text' | 'json';
+  /** Refuse to start on a document with any warning (see GET /__admin/warnings). Default false. */
+  strict?: boolean;
   /** Journal entries kept (newest). Default 1000. */
   journalLimit?: number;
   /** Reload the spec and fixtures when their files change. Default true. */
@@ -56,6 +58,7 @@ export const DEFAULTS = {
   delayMs: 0,
   journalLimit: 1000,
   logFormat: 'text',
+  strict: false,
   watch: true,
   cors: true,
 } as const;
@@ -83,6 +86,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     log: options.log === true ? (line) => process.stdout.write(line + '\n') : typeof options.log === 'function' ? options.log : null,
     journalLimit: options.journalLimit ?? DEFAULTS.journalLimit,
     logFormat: options.logFormat ?? DEFAULTS.logFormat,
+    strict: options.strict ?? DEFAULTS.strict,
     watch: options.watch ?? DEFAULTS.watch,
     adminToken: options.adminToken,
     coverageOut: options.coverageOut,

@@ -70,7 +70,8 @@ function fallbackValue(operation: CompiledOperation, plan: ResponsePlan, request
 }
 
 function exampleAnswer(plan: ResponsePlan, status: number, name: string): BuiltResponse {
-  return built(plan, status, plan.examples.get(name), 'example', `example:${headerSafe(name)}`);
+  const body = plan.examples.has(name) ? plan.examples.get(name) : plan.brokenExamples.get(name);
+  return built(plan, status, body, 'example', `example:${headerSafe(name)}`);
 }
 
 function generatedAnswer(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest): BuiltResponse {

@@ -81,7 +81,7 @@ function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, S
 function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number, name: string): Choice | Refusal {
   const plan = documentedResponse(operation.responses, status);
   if (!plan) return byStatus(operation, scenarios, status); // its failure lists the documented statuses
-  if (plan.examples.has(name)) return { kind: 'example', plan, status, name };
+  if (hasExample(plan, name)) return { kind: 'example', plan, status, name };
   const scenario = scenarios?.get(name);
   if (scenario && scenario.status === status) return { kind: 'scenario', scenario, plan };
   const known = [...plan.examples.keys(), ...[...(scenarios?.values() ?? [])].filter((s) => s.status === status).map((s) => s.name)];
@@ -94,7 +94,7 @@ function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<st
 /** Prefer: example=NAME -> a named example of any documented response, else a scenario of that name. */
 function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, name: string): Choice | Refusal {
   const ordered = [operation.success, ...operation.responses.values()].filter((plan): plan is ResponsePlan => plan !== null);
-  for (const plan of ordered) if (plan.examples.has(name)) return { kind: 'example', plan, status: plan.status, name };
+  for (const plan of ordered) if (hasExample(plan, name)) return { kind: 'example', plan, status: plan.status, name };
   const scenario = scenarios?.get(name);
   if (scenario) return { kind: 'scenario', scenario, plan: documentedResponse(operation.responses, scenario.status) };
   const known = [...new Set([...ordered.flatMap((plan) => [...plan.examples.keys()]), ...(scenarios?.keys() ?? [])])];
@@ -102,6 +102,11 @@ function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<stri
     fromStub: true,
     extra: { knownExamples: known },
   });
+}
+
+/** Asked for by name, an example is served even when it breaks its schema (a warning at start). */
+function hasExample(plan: ResponsePlan, name: string): boolean {
+  return plan.examples.has(name) || plan.brokenExamples.has(name);
 }
 
 function noSuccess(operation: CompiledOperation): Refusal {

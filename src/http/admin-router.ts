@@ -41,6 +41,9 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
     stub.reset();
     res.status(204).end();
   });
+  router.get('/warnings', (_req, res) => {
+    res.json({ warnings: stub.state.compiled.warnings });
+  });
   router.get('/coverage', (_req, res) => {
     res.json(stub.coverageReport());
   });

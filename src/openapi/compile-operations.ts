@@ -6,6 +6,7 @@ import { compileProjection, type Projection } from './compile-projection.js';
 import { createDataGenerator } from '../generate/data-generator.js';
 import type { LoadedDocument } from './load-document.js';
 import { RouteTable } from './route-table.js';
+import { refuseWarnings, type DocumentWarning } from './document-warnings.js';
 import { followRefs } from './follow-ref.js';
 import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
 import { deref as derefSchema, isSchema, schemaTypes, type Schema } from './schema-view.js';
@@ -47,8 +48,10 @@ export interface ResponsePlan {
   schemaPointer: string | null;
   validateBody: Validator | null;
   project: Projection | null;
-  /** Named examples of this response (`default` for a single `example`). */
+  /** Named examples of this response that fit its schema (`default` for a single `example`). */
   examples: Map<string, unknown>;
+  /** Examples that break the response's own schema: a warning at start, served only when asked for by name. */
+  brokenExamples: Map<string, unknown>;
   headers: HeaderPlan[];
   /** The documented headers with their sample values, sent with every answer of this response. */
   sampleHeaders: Readonly<Record<string, string>>;
@@ -80,15 +83,20 @@ export interface CompiledSpec {
   routes: RouteTable<CompiledOperation>;
   /** Header and query names that carry credentials, redacted in the journal. */
   secrets: Secrets;
+  /** What is wrong with the document but did not stop it: GET /__admin/warnings. */
+  warnings: DocumentWarning[];
 }
 
 export interface CompileOptions {
   tokens: readonly string[];
   seed?: number;
+  /** Refuse a document with any warning (spec authors linting in CI). */
+  strict?: boolean;
 }
 
 export function compileSpec(spec: LoadedDocument, options: CompileOptions): CompiledSpec {
-  const compiler = createSchemaCompiler(spec);
+  const warnings: DocumentWarning[] = [];
+  const compiler = createSchemaCompiler(spec, warnings);
   const generator = createDataGenerator(spec.document, { seed: options.seed });
   const routes = new RouteTable<CompiledOperation>();
   const operations: CompiledOperation[] = [];
@@ -102,7 +110,7 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
       const operation = pathItem.value[method] as Schema;
       const key = `${method.toUpperCase()} ${path}`;
       const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'));
-      checkExamples(spec.file, responses);
+      setAsideBrokenExamples(spec.file, responses, warnings);
       const compiled: CompiledOperation = {
         key,
         method: method.toUpperCase(),
@@ -126,7 +134,10 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
     }
   }
   const byKey = new Map(operations.map((operation) => [operation.key, operation]));
-  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes) };
+  // A component used by many operations is one place in the file: one warning.
+  const unique = [...new Map(warnings.map((warning) => [`${warning.kind}|${warning.pointer}`, warning])).values()];
+  if (options.strict) refuseWarnings(unique);
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: unique };
 }
 
 /** Follows a `$ref` (of a path item, parameter, body or response) and keeps the target's pointer. */
@@ -245,6 +256,7 @@ function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: st
     validateBody: json && schemaPointer ? compiler.compile(schemaPointer) : null,
     project: json && media?.schema !== undefined ? compileProjection(spec, media.schema) : null,
     examples: collectExamples(spec, media),
+    brokenExamples: new Map(),
     headers,
     sampleHeaders: Object.freeze(Object.fromEntries(headers.filter((h) => h.sample !== null).map((h) => [h.name, h.sample!]))),
   };
@@ -300,15 +312,20 @@ function compileResponses(
   return responses;
 }
 
-/** A documented example that its own schema rejects would be served as is: refuse to start instead. */
-function checkExamples(file: string, responses: Map<string, ResponsePlan>): void {
+/**
+ * An example its own schema rejects is never served by default (the next valid one is, else
+ * generated data); it stays available by name, and each one is a warning naming its pointer.
+ */
+function setAsideBrokenExamples(file: string, responses: Map<string, ResponsePlan>, warnings: DocumentWarning[]): void {
   for (const plan of responses.values()) {
     if (!plan.validateBody) continue;
     for (const [name, example] of plan.examples) {
       const violations = plan.validateBody(example);
       if (violations.length === 0) continue;
-      const base = `${plan.schemaPointer!.replace(/\/schema$/, '')}/${name === 'default' ? 'example' : `examples/${escapePointerToken(name)}/value`}`;
-      throw new ConfigError(file, violations.map((v) => `${base}${v.startsWith('/:') ? v.slice(1) : v}`).join('; '));
+      plan.examples.delete(name);
+      plan.brokenExamples.set(name, example);
+      const pointer = `${plan.schemaPointer!.replace(/\/schema$/, '')}/${name === 'default' ? 'example' : `examples/${escapePointerToken(name)}/value`}`;
+      warnings.push({ file, pointer, kind: 'response example that breaks its schema', reason: `this example breaks its response schema (${violations.slice(0, 3).join('; ')}); served only when asked for by name` });
     }
   }
 }

@@ -11,6 +11,9 @@ import { exactInteger } from '../shared/exact-json.js';
 import { describeViolation } from './describe-violation.js';
 import type { LoadedDocument } from './load-document.js';
 import { isObject } from '../shared/json-value.js';
+import { RE2JS } from 're2js';
+import { validationCopy } from './validation-copy.js';
+import type { DocumentWarning } from './document-warnings.js';
 import { followRefs } from './follow-ref.js';
 
 // CommonJS default exports, seen through NodeNext's ESM interop.
@@ -41,9 +44,10 @@ const INTEGER_RANGES: Record<string, [bigint, bigint]> = {
   int64: [-(2n ** 63n), 2n ** 63n - 1n],
 };
 
-export function createSchemaCompiler(spec: LoadedDocument): SchemaCompiler {
+export function createSchemaCompiler(spec: LoadedDocument, warnings: DocumentWarning[]): SchemaCompiler {
   markIntegerSchemas(spec.document);
-  const strict = createAjv(spec, false);
+  const copy = validationCopy(spec.document, spec.version, spec.file, warnings);
+  const strict = createAjv(spec, copy, false);
   // Parameters arrive as text; a second instance coerces them to their schema's types. Built only
   // for documents that have parameters or response headers, since each instance costs start-up time.
   let coercing: Ajv | null = null;
@@ -75,7 +79,7 @@ export function createSchemaCompiler(spec: LoadedDocument): SchemaCompiler {
       return wrap(once(`ref:${target}`, () => strict.compile(refTo(target))), prefix);
     },
     compileSchema: (schema, prefix = '', coerce = false) => {
-      const ajv = () => (coerce ? (coercing ??= createAjv(spec, true)) : strict);
+      const ajv = () => (coerce ? (coercing ??= createAjv(spec, copy, true)) : strict);
       return wrap(once(`${coerce ? 'coerce' : 'strict'}:${JSON.stringify(schema)}`, () => ajv().compile(schema)), prefix);
     },
     refTo: (pointer) => refTo(canonicalPointer(pointer)),
@@ -109,15 +113,28 @@ export function refTo(pointer: string): { $ref: string } {
   return { $ref: `${SPEC_ID}#${encodePointer(pointer)}` };
 }
 
-function createAjv(spec: LoadedDocument, coerceTypes: boolean): Ajv {
+/**
+ * Document patterns are matched by RE2 (re2js), which runs in linear time: a pattern like
+ * `^(a+)+$` cannot stall the server on a crafted value, and patterns that are not valid under
+ * JavaScript's `u` flag (`\:`) still work. Patterns RE2 cannot compile never reach Ajv (see
+ * validation-copy.ts).
+ */
+const linearTimeRegExp = Object.assign(
+  (pattern: string) => {
+    const compiled = RE2JS.compile(pattern);
+    return { test: (text: string) => compiled.matcher(text).find() };
+  },
+  { code: 'linearTimeRegExp' },
+);
+
+function createAjv(spec: LoadedDocument, copy: object, coerceTypes: boolean): Ajv {
   const options: AjvOptions = {
     allErrors: true,
     strict: false,
     logger: false,
     passContext: true,
     coerceTypes: coerceTypes ? 'array' : false,
-    // Ajv compiles each regex once; `u` matches OpenAPI's ECMA-262 patterns.
-    unicodeRegExp: true,
+    code: { regExp: linearTimeRegExp },
     // Checking the document against the JSON Schema meta-schema would compile that meta-schema at
     // every start; a schema Ajv cannot compile still fails loudly when its validator is built.
     validateSchema: false,
@@ -129,7 +146,7 @@ function createAjv(spec: LoadedDocument, coerceTypes: boolean): Ajv {
   // OpenAPI's numeric and binary formats: ranges are checked exactly by EXACT_INTEGER below.
   for (const format of ['int32', 'int64', 'float', 'double', 'binary', 'password']) ajv.addFormat(format, true);
   ajv.addKeyword(exactIntegerKeyword);
-  ajv.addSchema(spec.document as object, SPEC_ID);
+  ajv.addSchema(copy, SPEC_ID);
   return ajv;
 }
 

@@ -9,6 +9,7 @@ import { Coverage, type CoverageReport } from '../record/coverage.js';
 import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
 import { compileSpec } from '../openapi/compile-operations.js';
 import { loadDocument } from '../openapi/load-document.js';
+import { summarizeWarnings } from '../openapi/document-warnings.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import type { StubRequest } from '../shared/plain-http.js';
 import type { StubResponse } from '../engine/stub-response.js';
@@ -149,7 +150,8 @@ async function loadState(options: ResolvedOptions, log: (line: string) => void):
   // The generator's libraries take about 25 ms to load; loading them before compiling means no
   // request (and no compile step that samples headers) ever waits for them or runs twice.
   await loadGeneratorLibraries();
-  const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed });
+  const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict });
+  for (const line of summarizeWarnings(compiled.warnings)) log(line);
   const fixtures = await loadFixtures(options.fixtures, compiled);
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);
   return { compiled, scenarios: fixtures.scenarios, sticky: null, defaultDelayMs: options.delayMs };
