@@ -12,7 +12,7 @@ import { runWorkers } from './http/workers.js';
 
 const HELP = `Usage: plant-store-stub [options]
 
-Serves an OpenAPI 3.0/3.1 document as a stub API.
+Serves an OpenAPI 3.0/3.1/3.2 (or Swagger 2.0) document as a stub API.
 
 Options:
   --spec FILE           OpenAPI document to serve (default ${DEFAULTS.spec})

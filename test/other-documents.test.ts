@@ -404,13 +404,13 @@ describe('documents that must not start', () => {
       message: (f) => new RegExp(`^${escapeRegExp(f)}: unresolvable \\$ref: .*no-such-file\\.yaml`),
     },
     {
-      name: 'a Swagger 2.0 document is refused as such',
+      name: 'a document of an OpenAPI version the stub does not know is refused naming the version',
       file: async () => {
-        const file = join(scratch, 'swagger.yaml');
-        await writeFile(file, 'swagger: "2.0"\ninfo: {title: Old Library, version: "1"}\npaths: {}\n');
+        const file = join(scratch, 'future.yaml');
+        await writeFile(file, 'openapi: 4.0.0\ninfo: {title: Future, version: "1"}\npaths: {}\n');
         return file;
       },
-      message: (f) => `${f}: /openapi: only OpenAPI 3.0.x and 3.1.x are served, found a Swagger 2.0 document`,
+      message: (f) => `${f}: /openapi: only OpenAPI 3.0.x, 3.1.x, 3.2.x and Swagger 2.0 are served, found "openapi: 4.0.0"`,
     },
   ];
 

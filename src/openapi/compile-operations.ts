@@ -17,7 +17,7 @@ import { headerSafe } from './header-value.js';
 import { normaliseResponseKey } from './documented-response.js';
 import { secretsOf, type Secrets } from './secrets.js';
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'] as const;
 
 export interface MediaPlan {
   /** The media type as documented, lower-case (`application/json`, `application/*`, `*\/*`). */
@@ -101,19 +101,17 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
   const routes = new RouteTable<CompiledOperation>();
   const operations: CompiledOperation[] = [];
   const schemes = (spec.document.components?.securitySchemes ?? {}) as Record<string, Record<string, string>>;
+  const basePath = serverBasePath(spec.document);
   for (const [path, rawItem] of Object.entries(spec.document.paths ?? {})) {
     const pathPointer = `/paths/${escapePointerToken(path)}`;
     const pathItem = deref(spec, rawItem, pathPointer);
-    for (const method of METHODS) {
-      if (!isSchema(pathItem.value[method])) continue;
-      const pointer = `${pathItem.pointer}/${method}`;
-      const operation = pathItem.value[method] as Schema;
-      const key = `${method.toUpperCase()} ${path}`;
+    for (const { method, pointer, operation } of operationsOf(pathItem)) {
+      const key = `${method} ${path}`;
       const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'));
       setAsideBrokenExamples(spec.file, responses, warnings);
       const compiled: CompiledOperation = {
         key,
-        method: method.toUpperCase(),
+        method,
         path,
         operationId: typeof operation.operationId === 'string' ? operation.operationId : null,
         checkSecurity: compileSecurity(
@@ -133,11 +131,50 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
       routes.add(compiled.method, path, compiled);
     }
   }
+  // Each path is served under the first server's base path too (`/v2/users` beside `/users`),
+  // unless the document itself has that path.
+  if (basePath !== '') {
+    for (const operation of operations) routes.add(operation.method, basePath + operation.path, operation, { keepExisting: true });
+  }
   const byKey = new Map(operations.map((operation) => [operation.key, operation]));
   // A component used by many operations is one place in the file: one warning.
   const unique = [...new Map(warnings.map((warning) => [`${warning.kind}|${warning.pointer}`, warning])).values()];
   if (options.strict) refuseWarnings(unique);
   return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: unique };
+}
+
+/**
+ * The operations of a path item: the fixed methods (with 3.2's `query`), then 3.2's
+ * `additionalOperations` (any other method, e.g. `COPY`).
+ */
+function* operationsOf(pathItem: { value: Schema; pointer: string }): Generator<{ method: string; pointer: string; operation: Schema }> {
+  for (const method of METHODS) {
+    const operation = pathItem.value[method];
+    if (isSchema(operation)) yield { method: method.toUpperCase(), pointer: `${pathItem.pointer}/${method}`, operation };
+  }
+  const additional = pathItem.value.additionalOperations;
+  if (!isSchema(additional)) return;
+  for (const [method, operation] of Object.entries(additional)) {
+    if (isSchema(operation) && /^[A-Za-z]+$/.test(method)) {
+      yield { method: method.toUpperCase(), pointer: `${pathItem.pointer}/additionalOperations/${escapePointerToken(method)}`, operation };
+    }
+  }
+}
+
+/**
+ * The path part of the first server's URL, variables replaced by their defaults:
+ * `https://api.example.com/v2/` -> `/v2`; '' when there is none.
+ */
+function serverBasePath(document: LoadedDocument['document']): string {
+  const [server] = Array.isArray(document.servers) ? document.servers : [];
+  if (!isSchema(server) || typeof server.url !== 'string') return '';
+  const variables = isSchema(server.variables) ? server.variables : {};
+  const url = server.url.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+    const variable = variables[name];
+    return isSchema(variable) && variable.default !== undefined ? String(variable.default) : '';
+  });
+  const path = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(url)?.[1] ?? (url.startsWith('/') ? url : '');
+  return path.replace(/\/+$/, '');
 }
 
 /** Follows a `$ref` (of a path item, parameter, body or response) and keeps the target's pointer. */

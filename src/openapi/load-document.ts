@@ -1,5 +1,6 @@
-// Reads an OpenAPI 3.0/3.1 document from disk and makes every $ref in it internal, so that the
-// compiler can hand the whole document to Ajv as one schema resource.
+// Reads an OpenAPI document from disk (3.0, 3.1 and 3.2; Swagger 2.0 converted to 3.0 on load)
+// and makes every $ref in it internal, so that the compiler can hand the whole document to Ajv as
+// one schema resource.
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { $RefParser } from '@apidevtools/json-schema-ref-parser';
@@ -10,7 +11,10 @@ export type OpenApiVersion = '3.0' | '3.1';
 
 export interface LoadedDocument {
   file: string;
+  /** The schema dialect: 3.0 (draft-04 with `nullable`), or 3.1 (JSON Schema 2020-12, also for 3.2). */
   version: OpenApiVersion;
+  /** How the file was written, when the stub serves it under another version's rules. */
+  convertedFrom?: 'Swagger 2.0' | 'OpenAPI 3.2';
   /** The bundled document: only internal (`#/...`) references remain. */
   document: OpenApiDocument;
   /** Resolves an internal reference (`#/components/schemas/Plant`) to its target. */
@@ -36,8 +40,10 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(file, code === 'ENOENT' ? `no such file (looked for ${path})` : `cannot read the spec (${code ?? (error as Error).message})`);
   }
-  const parsed = parseDocument(file, text);
-  const version = checkVersion(file, parsed);
+  let parsed = parseDocument(file, text);
+  const written = parsed.swagger === '2.0' ? 'Swagger 2.0' : /^3\.2\.\d+/.test(String(parsed.openapi ?? '')) ? 'OpenAPI 3.2' : undefined;
+  if (written === 'Swagger 2.0') parsed = await fromSwagger2(file, parsed);
+  const version = written === 'OpenAPI 3.2' ? '3.1' : checkVersion(file, parsed);
   const parser = new $RefParser();
   let document: OpenApiDocument;
   try {
@@ -51,9 +57,21 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
   return {
     file,
     version,
+    ...(written ? { convertedFrom: written } : {}),
     document,
     resolveRef: (ref) => parser.$refs.get(ref),
   };
+}
+
+/** Swagger 2.0 becomes OpenAPI 3.0 through swagger2openapi, loaded only for such documents. */
+async function fromSwagger2(file: string, document: OpenApiDocument): Promise<OpenApiDocument> {
+  const { default: converter } = await import('swagger2openapi');
+  try {
+    const { openapi } = await converter.convertObj(document, { patch: true, warnOnly: true, resolve: false });
+    return openapi as OpenApiDocument;
+  } catch (error) {
+    throw new ConfigError(file, `this Swagger 2.0 document could not be converted to OpenAPI 3.0: ${firstLine((error as Error).message)}`);
+  }
 }
 
 function parseDocument(file: string, text: string): OpenApiDocument {
@@ -69,7 +87,7 @@ function checkVersion(file: string, document: OpenApiDocument): OpenApiVersion {
   const version = /^3\.0\.\d+/.test(declared) ? '3.0' : /^3\.1\.\d+/.test(declared) ? '3.1' : null;
   if (!version) {
     const what = document.openapi === undefined ? (document as { swagger?: unknown }).swagger ? 'a Swagger 2.0 document' : 'no "openapi" field' : `"openapi: ${declared}"`;
-    throw new ConfigError(file, `/openapi: only OpenAPI 3.0.x and 3.1.x are served, found ${what}`);
+    throw new ConfigError(file, `/openapi: only OpenAPI 3.0.x, 3.1.x, 3.2.x and Swagger 2.0 are served, found ${what}`);
   }
   const paths = document.paths;
   if (paths !== undefined && (paths === null || typeof paths !== 'object' || Array.isArray(paths))) {

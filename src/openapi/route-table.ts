@@ -25,8 +25,11 @@ export class RouteTable<T> {
   /** Paths without templates, by their exact text: most requests need one map probe, no walk. */
   private readonly literalPaths = new Map<string, TrieNode<T>>();
 
-  /** Adds an operation; `method` is upper-case, `template` an OpenAPI path such as `/plants/{id}`. */
-  add(method: string, template: string, operation: T): void {
+  /**
+   * Adds an operation; `method` is upper-case, `template` an OpenAPI path such as `/plants/{id}`.
+   * With `keepExisting`, an operation already there for that method and path stays.
+   */
+  add(method: string, template: string, operation: T, { keepExisting = false } = {}): void {
     let node = this.root;
     const params: string[] = [];
     for (const segment of splitPath(template)) {
@@ -48,6 +51,7 @@ export class RouteTable<T> {
       }
     }
     node.methods ??= new Map();
+    if (keepExisting && node.methods.has(method)) return;
     if (params.length === 0) this.literalPaths.set(template, node);
     node.methods.set(method, operation);
     node.params.set(method, params);

@@ -29,6 +29,8 @@ export function validationCopy(document: object, version: OpenApiVersion, file: 
     for (const [key, value] of Object.entries(node)) {
       const at = `${pointer}/${escapePointerToken(key)}`;
       if (LEFT_OUT.has(key) || (key.startsWith('x-') && !key.startsWith('x-stub-'))) continue;
+      if (key === 'itemSchema') warn(at, 'OpenAPI 3.2 feature not served', 'streamed items (`itemSchema`) are not validated or generated item by item');
+      if (key === 'in' && value === 'querystring') warn(pointer, 'OpenAPI 3.2 feature not served', 'a `querystring` parameter (the whole query as one value) is not validated');
       if (VERBATIM.has(key)) {
         if (key === 'enum' && Array.isArray(value) && value.length === 0) {
           warn(at, 'empty enum', 'an empty `enum` would refuse every value; it is ignored');

@@ -151,6 +151,8 @@ async function loadState(options: ResolvedOptions, log: (line: string) => void):
   // request (and no compile step that samples headers) ever waits for them or runs twice.
   await loadGeneratorLibraries();
   const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict });
+  if (spec.convertedFrom === 'Swagger 2.0') log(`note: ${options.spec} is Swagger 2.0; served as OpenAPI 3.0 (converted on load by swagger2openapi)`);
+  if (spec.convertedFrom === 'OpenAPI 3.2') log(`note: ${options.spec} is OpenAPI 3.2; served with 3.1's schema rules, \`query\` and \`additionalOperations\` included`);
   for (const line of summarizeWarnings(compiled.warnings)) log(line);
   const fixtures = await loadFixtures(options.fixtures, compiled);
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);
