@@ -54,15 +54,53 @@ export function readSelection(request: StubRequest): Selection | Refusal {
   return selection;
 }
 
-/** `Prefer: code=400, example="dup"` -> [['code','400'], ['example','dup']] (RFC 7240 preferences). */
+/**
+ * `Prefer: code=400, example="dup"` -> [['code','400'], ['example','dup']] (RFC 7240 preferences).
+ * One pass over the header, so its cost is linear in its length whatever a client sends (a
+ * backtracking regular expression took 320 ms on 16 KB without an `=`).
+ */
 function* preferences(header: string | string[] | undefined): Generator<[string, string]> {
   if (header === undefined) return;
   for (const line of Array.isArray(header) ? header : [header]) {
-    // name=token or name="quoted string"; a comma or semicolon inside quotes belongs to the value.
-    for (const [, name, quoted, token] of line.matchAll(/([^\s=,;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,;]*))/g)) {
-      yield [name.toLowerCase(), quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : token.trim()];
+    let at = 0;
+    while (at < line.length) {
+      const nameEnd = nextOf(line, at, '=,;');
+      // The name is the last word before `=` (`respond-async, wait=5` has two preferences).
+      const name = line.slice(at, nameEnd).trim().split(/\s+/).pop() ?? '';
+      at = nameEnd;
+      if (line[at] !== '=') {
+        at++;
+        continue;
+      }
+      const { value, end } = readValue(line, at + 1);
+      if (name !== '') yield [name.toLowerCase(), value];
+      at = end + 1;
     }
   }
+}
+
+/** A token, or a quoted string with `\` escapes (a `,` or `;` inside quotes belongs to the value), and where it ends. */
+function readValue(line: string, from: number): { value: string; end: number } {
+  let at = from;
+  while (line[at] === ' ' || line[at] === '\t') at++;
+  if (line[at] !== '"') {
+    const end = nextOf(line, at, ',;');
+    return { value: line.slice(at, end).trim(), end };
+  }
+  let value = '';
+  at++;
+  while (at < line.length && line[at] !== '"') {
+    if (line[at] === '\\' && at + 1 < line.length) at++;
+    value += line[at++];
+  }
+  return { value, end: nextOf(line, at + 1, ',;') };
+}
+
+/** The index of the first of `stops` at or after `from`, else the length. */
+function nextOf(line: string, from: number, stops: string): number {
+  let at = from;
+  while (at < line.length && !stops.includes(line[at])) at++;
+  return at;
 }
 
 function single(value: string | string[] | undefined): string | undefined {
