@@ -163,6 +163,7 @@ async function main(): Promise<void> {
 const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
+  coverageOut: '--coverage-out',
 };
 
 main().catch((error: unknown) => {

@@ -32,3 +32,12 @@ describe('absolute-form request targets', () => {
     expect(answer.body).toBe(body);
   });
 });
+
+describe('an authority-form target (CONNECT)', () => {
+  it('is answered 400 as a problem, never a silent close', async () => {
+    const answer = await raw(stub.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(answer.headers).toContain('content-type: application/problem+json');
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 400, detail: 'CONNECT is not served: this is a stub of an API, not a proxy' });
+  });
+});

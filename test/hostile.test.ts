@@ -375,6 +375,7 @@ describe('bad configuration stops the CLI with one line on stderr', () => {
   const cases: Array<{ name: string; args: () => string[]; problem: RegExp; env?: Record<string, string> }> = [
     { name: 'a STUB_TOKENS list that holds no token', args: () => [], env: { STUB_TOKENS: ' , ' }, problem: /^plant-store-stub: STUB_TOKENS: holds no token; give comma-separated tokens or unset it$/ },
     { name: 'an empty STUB_TOKENS, refused like one that holds only commas', args: () => [], env: { STUB_TOKENS: '' }, problem: /^plant-store-stub: STUB_TOKENS: holds no token; give comma-separated tokens or unset it$/ },
+    { name: 'a --coverage-out into a folder that does not exist, found at start', args: () => ['--coverage-out', join(dir, 'no-such-folder', 'coverage.json')], problem: /^plant-store-stub: --coverage-out: the folder \/.*no-such-folder does not exist; create it or write the report elsewhere$/ },
     { name: 'zero workers', args: () => ['--workers', '0'], problem: /^plant-store-stub: --workers: must be from 1 to 64, got 0$/ },
     { name: 'a coverage file shared by several workers', args: () => ['--workers', '2', '--port', '4999', '--coverage-out', 'x.json'], problem: /^plant-store-stub: --coverage-out: coverage is per process, so it cannot be combined with --workers$/ },
     { name: 'a port already in use', args: () => ['--port', String(busyPort)], problem: /^plant-store-stub: port \d+: already in use on 127\.0\.0\.1; pick another with --port$/ },

@@ -1,6 +1,7 @@
 // The one options object of the stub, with its defaults. The CLI and the environment only fill it
 // in; `resolveOptions` checks it once, up front, and everything downstream trusts it.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.js';
 import { isLoopbackName } from '../shared/loopback.js';
@@ -92,6 +93,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     coverageOut: options.coverageOut,
     cors: options.cors ?? DEFAULTS.cors,
   };
+  if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut);
   if (resolved.logFormat !== 'text' && resolved.logFormat !== 'json') throw new ConfigError('logFormat', `must be text or json, got ${String(resolved.logFormat)}`);
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
@@ -106,6 +108,18 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     throw new ConfigError('host', `binding to ${resolved.host} exposes /__admin to the network; set an admin token (--admin-token) to protect it`);
   }
   return resolved;
+}
+
+/** A file written at shutdown must have a folder to go to: found out now, not when the report is due. */
+function checkFolderOf(name: string, file: string): void {
+  const folder = dirname(resolvePath(file));
+  let isFolder = false;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isFolder) throw new ConfigError(name, `the folder ${folder} does not exist; create it or write the report elsewhere`);
 }
 
 function wholeNumber(name: string, value: number, min: number, max: number): void {

@@ -1,5 +1,6 @@
 // Requests node:http cannot even parse (garbage request lines, oversized headers, slow clients)
 // never reach the engine; they still get a short, honest answer instead of a silent hang-up.
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problem } from '../openapi/error-renderer.js';
 
@@ -9,13 +10,21 @@ const STATUS_BY_CODE: Record<string, number> = {
   HPE_HEADERS_TIMEOUT: 408,
 };
 
+/** CONNECT asks for a tunnel, which a stub of an API does not open: an answer, never a silent close. */
+export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  answerAndClose(socket, 400, 'CONNECT is not served: this is a stub of an API, not a proxy');
+}
+
 export function handleClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  const status = STATUS_BY_CODE[error.code ?? ''] ?? 400;
-  const { contentType, body } = problem(status, 'the request could not be parsed as HTTP/1.1');
+  answerAndClose(socket, STATUS_BY_CODE[error.code ?? ''] ?? 400, 'the request could not be parsed as HTTP/1.1');
+}
+
+function answerAndClose(socket: Duplex, status: number, detail: string): void {
+  const { contentType, body } = problem(status, detail);
   const text = JSON.stringify(body);
   const title = (body as { title: string }).title;
   socket.end(`HTTP/1.1 ${status} ${title}\r\ncontent-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);

@@ -11,7 +11,7 @@ import type { CoverageReport } from '../record/coverage.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { InFlight } from './in-flight.js';
 import { absoluteFormAuthority, originForm, serveRequest, type ServeSettings } from './serve-request.js';
-import { handleClientError } from './client-error.js';
+import { handleClientError, refuseConnect } from './client-error.js';
 import { problem } from '../openapi/error-renderer.js';
 
 export interface RunningStub {
@@ -46,6 +46,15 @@ function adminUnavailable(res: ServerResponse, error: unknown): void {
  *   await fetch(`${stub.url}/plants`, { ... });
  *   await stub.close();
  */
+/** The report is never lost: if its file cannot be written at shutdown, it goes to stderr. */
+async function writeCoverage(file: string, report: string): Promise<void> {
+  try {
+    await writeFile(file, report);
+  } catch (error) {
+    process.stderr.write(`could not write the coverage report to ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); here it is:\n${report}`);
+  }
+}
+
 export async function startStub(options: StubOptions = {}): Promise<RunningStub> {
   const resolved = resolveOptions(options);
   // Express serves only /__admin here; its import overlaps the document's loading.
@@ -78,6 +87,7 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
     dispatch(req, res);
   });
   server.on('clientError', handleClientError);
+  server.on('connect', refuseConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       stub.close();
@@ -107,7 +117,7 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
     clearInterval(sweep);
     server.closeAllConnections();
     stub.close();
-    if (resolved.coverageOut) await writeFile(resolved.coverageOut, JSON.stringify(stub.coverageReport(), null, 2) + '\n');
+    if (resolved.coverageOut) await writeCoverage(resolved.coverageOut, JSON.stringify(stub.coverageReport(), null, 2) + '\n');
   })());
 
   return {
