@@ -41,3 +41,14 @@ describe('an authority-form target (CONNECT)', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ status: 400, detail: 'CONNECT is not served: this is a stub of an API, not a proxy' });
   });
 });
+
+describe('a request with too many header lines', () => {
+  it('is answered 431, not served with the lines past the limit silently dropped', async () => {
+    const filler = Array.from({ length: 1_200 }, (_, i) => `x${i}: 1\r\n`).join('');
+    const body = '{"id":1,"name":"Fern"}';
+    // Content-Length comes last: dropped, the body would look missing (a 400 "body required").
+    const answer = await raw(stub.port, `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\n${filler}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    expect(answer.status).toBe(431);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 431, detail: 'a request may carry fewer than 1000 header lines' });
+  });
+});

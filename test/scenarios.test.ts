@@ -1,6 +1,7 @@
 // Issue 3: choosing what the stub answers (scenario fixtures, Prefer, sticky scenarios, delays),
 // seeded generated data, fixtures checked against the spec at start-up, and hot reload. All over
 // real HTTP against servers started on port 0.
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile, mkdir, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { load as parseYaml } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, startStub, type RunningStub } from '../src/index.js';
 import { request } from './helpers/http.js';
-import { createPlant, PROBLEM_TYPE } from './helpers/plant.js';
+import { createPlant, JSON_HEADERS, PROBLEM_TYPE } from './helpers/plant.js';
 
 // CommonJS default export, seen through NodeNext's ESM interop.
 const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
@@ -609,6 +610,32 @@ describe('a fixtures folder that does not exist', () => {
       expect(lines).toEqual(['warning: fixtrues: no such folder; no scenarios are served']);
     } finally {
       await stub.close();
+    }
+  });
+});
+
+describe('odd entries in the fixtures folder', () => {
+  it('skips a FIFO and a folder named like fixtures, with a warning naming each, and serves the real ones', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'odd-fixtures-'));
+    try {
+      await copyFile(join('fixtures', 'create-plant.yaml'), join(dir, 'create-plant.yaml'));
+      execFileSync('mkfifo', [join(dir, 'pipe.yaml')]);
+      await mkdir(join(dir, 'folder.yaml'));
+      const lines: string[] = [];
+      const stub = await startStub({ spec: 'openapi.yaml', fixtures: dir, port: 0, watch: false, log: (line) => lines.push(line) });
+      try {
+        expect(lines).toEqual(expect.arrayContaining([
+          `warning: ${join(dir, 'folder.yaml')}: not a regular file; skipped`,
+          `warning: ${join(dir, 'pipe.yaml')}: not a regular file; skipped`,
+        ]));
+        const answer = await request(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_HEADERS, 'x-mock-scenario': 'duplicate-id' }, body: '{"id":1,"name":"Fern"}' });
+        expect(answer.status).toBe(400);
+        expect(answer.json).toEqual({ error: 1001, message: 'A plant with this id already exists' });
+      } finally {
+        await stub.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,6 @@
 // Requests node:http cannot even parse (garbage request lines, oversized headers, slow clients)
 // never reach the engine; they still get a short, honest answer instead of a silent hang-up.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problem } from '../openapi/error-renderer.js';
 
@@ -9,6 +9,15 @@ const STATUS_BY_CODE: Record<string, number> = {
   ERR_HTTP_REQUEST_TIMEOUT: 408,
   HPE_HEADERS_TIMEOUT: 408,
 };
+
+/** Header lines a request may carry; at this many it is refused with 431. */
+export const MAX_HEADER_LINES = 1000;
+
+export function tooManyHeaders(res: ServerResponse): void {
+  const { contentType, body } = problem(431, `a request may carry fewer than ${MAX_HEADER_LINES} header lines`);
+  const text = JSON.stringify(body);
+  res.writeHead(431, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), connection: 'close' }).end(text);
+}
 
 /** CONNECT asks for a tunnel, which a stub of an API does not open: an answer, never a silent close. */
 export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {

@@ -11,7 +11,7 @@ import type { CoverageReport } from '../record/coverage.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { InFlight } from './in-flight.js';
 import { absoluteFormAuthority, originForm, serveRequest, type ServeSettings } from './serve-request.js';
-import { handleClientError, refuseConnect } from './client-error.js';
+import { handleClientError, MAX_HEADER_LINES, refuseConnect, tooManyHeaders } from './client-error.js';
 import { problem } from '../openapi/error-renderer.js';
 
 export interface RunningStub {
@@ -71,6 +71,9 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
   }
   const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
   const dispatch = (req: IncomingMessage, res: ServerResponse) => {
+    // Node keeps the first MAX_HEADER_LINES header lines and drops the rest without a word; a
+    // request that reached the limit may have lost some (a late Content-Length), so it is refused.
+    if (req.rawHeaders.length >= 2 * MAX_HEADER_LINES) return tooManyHeaders(res);
     // RFC 9112 §3.2.2: an absolute-form target's authority replaces Host, so /__admin's Host
     // rules apply to the host the client actually named.
     const authority = absoluteFormAuthority(req.url ?? '/');
@@ -86,6 +89,7 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
     if (!(Number(req.headers['content-length']) > resolved.maxBodyBytes)) res.writeContinue();
     dispatch(req, res);
   });
+  server.maxHeadersCount = MAX_HEADER_LINES;
   server.on('clientError', handleClientError);
   server.on('connect', refuseConnect);
   await new Promise<void>((resolve, reject) => {
