@@ -57,18 +57,17 @@ async function writeCoverage(file: string, report: string): Promise<void> {
 
 export async function startStub(options: StubOptions = {}): Promise<RunningStub> {
   const resolved = resolveOptions(options);
-  // Express serves only /__admin here; its import overlaps the document's loading.
-  const expressApp = import('./express-app.js');
   const stub = await Stub.create(resolved);
   const inFlight = new InFlight();
-  // Built before listening, so /__admin is served synchronously like the API.
-  let admin: (req: IncomingMessage, res: ServerResponse) => void;
-  try {
-    const { buildApp } = await expressApp;
-    admin = buildApp(stub, resolved, inFlight);
-  } catch (error) {
-    admin = (_req, res) => adminUnavailable(res, error);
-  }
+  // Express serves only /__admin here. It loads once the server listens, so the API's first answer
+  // never waits for it; an admin request in the first moments waits for it, then it is served
+  // synchronously like the API.
+  let adminLoaded: Promise<void> | null = null;
+  const loadAdmin = () => (adminLoaded ??= import('./express-app.js').then(
+    ({ buildApp }) => void (admin = buildApp(stub, resolved, inFlight)),
+    (error: unknown) => void (admin = (_req, res) => adminUnavailable(res, error)),
+  ));
+  let admin = (req: IncomingMessage, res: ServerResponse): void => void loadAdmin().then(() => admin(req, res));
   const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
   const dispatch = (req: IncomingMessage, res: ServerResponse) => {
     // Node keeps the first MAX_HEADER_LINES header lines and drops the rest without a word; a
@@ -102,6 +101,7 @@ export async function startStub(options: StubOptions = {}): Promise<RunningStub>
     });
     server.listen(resolved.port, resolved.host, () => resolve());
   });
+  void loadAdmin();
   const { port } = server.address() as AddressInfo;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   let closing: Promise<void> | null = null;
