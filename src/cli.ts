@@ -29,6 +29,10 @@ Options:
   --journal-limit N     journal entries kept (default ${DEFAULTS.journalLimit})
   --coverage-out FILE   write the coverage report as JSON when the server stops
   --workers N           serve one port from N processes (journal and coverage per process)
+  --stateful            remember what clients create, update and delete (resources inferred
+                        from the document: POST /plants, then GET /plants/{id})
+  --state-file FILE     stateful mode's resources, loaded at start and written after changes
+                        (implies --stateful)
   --strict              refuse to start on a document with warnings (for spec authors in CI)
   --no-watch            do not reload the spec and fixtures when they change
   --no-cors             do not answer CORS preflights
@@ -69,6 +73,8 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
         'journal-limit': { type: 'string' },
         'coverage-out': { type: 'string' },
         workers: { type: 'string' },
+        stateful: { type: 'boolean' },
+        'state-file': { type: 'string' },
         'no-watch': { type: 'boolean' },
         'no-cors': { type: 'boolean' },
         quiet: { type: 'boolean' },
@@ -114,6 +120,8 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     log: values.quiet ? false : logSink,
     logFormat: values['log-format'] as StubOptions['logFormat'],
     strict: values.strict,
+    stateful: values.stateful,
+    stateFile: values['state-file'],
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
@@ -163,7 +171,7 @@ async function main(): Promise<void> {
 const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
-  coverageOut: '--coverage-out',
+  coverageOut: '--coverage-out', stateFile: '--state-file',
 };
 
 main().catch((error: unknown) => {

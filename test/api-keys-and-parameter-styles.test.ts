@@ -95,7 +95,7 @@ components:
 
   it.each([
     ['a scenario name outside visible ASCII', 'naïve', /\/scenarios\/naïve: a scenario name must be visible ASCII/],
-    ['a scenario named like the stub’s own answers', 'echo', /\/scenarios\/echo: "echo", "generated" and "example:…" name the stub's own answers/],
+    ['a scenario named like the stub’s own answers', 'echo', /\/scenarios\/echo: "echo", "generated", "state" and "example:…" name the stub's own answers/],
   ])('refuses at start-up %s', async (_name, scenario, message) => {
     const fixtures = await mkdtemp(join(tmpdir(), 'review-fixtures-'));
     await writeFile(join(fixtures, 'things.yaml'), `operation: GET /things\nscenarios:\n  ${scenario}:\n    status: 200\n    body: { n: 2 }\n`);

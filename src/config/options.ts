@@ -39,15 +39,23 @@ export interface StubOptions {
   coverageOut?: string;
   /** Answer CORS preflights and reflect Origin. Default true. */
   cors?: boolean;
+  /**
+   * Stateful mode: resources inferred from the document remember what clients create, update and
+   * delete (`POST /plants` then `GET /plants/{id}`). Default false.
+   */
+  stateful?: boolean;
+  /** Stateful mode's resources are loaded from this file at start and written to it after changes (implies `stateful`). */
+  stateFile?: string;
 }
 
-export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log'>> & {
+export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'stateFile'>> & {
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
   bundled: boolean;
   seed: number | undefined;
   adminToken: string | undefined;
   coverageOut: string | undefined;
   log: ((line: string) => void) | null;
+  stateFile: string | undefined;
 };
 
 export const DEFAULTS = {
@@ -62,6 +70,7 @@ export const DEFAULTS = {
   strict: false,
   watch: true,
   cors: true,
+  stateful: false,
 } as const;
 
 /** The Plant Store document and fixtures shipped with the package (dist/config/ -> the package root). */
@@ -92,8 +101,11 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     adminToken: options.adminToken,
     coverageOut: options.coverageOut,
     cors: options.cors ?? DEFAULTS.cors,
+    stateful: options.stateful ?? options.stateFile !== undefined,
+    stateFile: options.stateFile,
   };
-  if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut);
+  if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut, 'report');
+  if (resolved.stateFile !== undefined) checkFolderOf('stateFile', resolved.stateFile, 'state');
   if (resolved.logFormat !== 'text' && resolved.logFormat !== 'json') throw new ConfigError('logFormat', `must be text or json, got ${String(resolved.logFormat)}`);
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
@@ -111,7 +123,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
 }
 
 /** A file written at shutdown must have a folder to go to: found out now, not when the report is due. */
-function checkFolderOf(name: string, file: string): void {
+function checkFolderOf(name: string, file: string, what: string): void {
   const folder = dirname(resolvePath(file));
   let isFolder = false;
   try {
@@ -119,7 +131,7 @@ function checkFolderOf(name: string, file: string): void {
   } catch {
     // reported below
   }
-  if (!isFolder) throw new ConfigError(name, `the folder ${folder} does not exist; create it or write the report elsewhere`);
+  if (!isFolder) throw new ConfigError(name, `the folder ${folder} does not exist; create it or write the ${what} elsewhere`);
 }
 
 function wholeNumber(name: string, value: number, min: number, max: number): void {

@@ -64,7 +64,7 @@ function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status
 }
 
 /** What fills a required field the request does not hold: the first example, else generated data. */
-function fallbackValue(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
+export function fallbackValue(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
   const example = plan.examples.values().next();
   return example.done ? generated(operation, plan, request) : example.value;
 }

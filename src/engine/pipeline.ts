@@ -5,13 +5,15 @@ import type { CompiledSpec } from '../openapi/compile-operations.js';
 import { buildResponse } from './build-response.js';
 import { authenticate } from './authenticate.js';
 import { bodyTooLarge, isRefusal, refusalResponse } from './refusal.js';
-import { readSelection } from './read-selection.js';
+import { readSelection, type Selection } from './read-selection.js';
 import { route } from './route.js';
 import type { ScenarioTable } from './scenario.js';
 import { selectResponse } from './select-response.js';
 import { selfCheck } from './self-check.js';
 import { stringifyExact } from '../shared/exact-json.js';
 import { validateRequest } from './validate-request.js';
+import { answerFromState, type StoredState } from './answer-from-state.js';
+import type { Resources } from '../openapi/compile-resources.js';
 import type { StubRequest } from '../shared/plain-http.js';
 import type { StubResponse } from './stub-response.js';
 
@@ -22,19 +24,22 @@ export interface EngineState {
   /** Scenario chosen through /__admin/scenario for requests that carry no selection. */
   sticky: string | null;
   defaultDelayMs: number;
+  /** Stateful mode: the resources inferred from the document; null when stateful mode is off. */
+  resources: Resources | null;
 }
 
 /** Shared by every request without a query string; nothing writes to it. */
 const NO_QUERY = new URLSearchParams();
 
-export function handleRequest(state: EngineState, request: StubRequest): StubResponse {
-  const response = answer(state, request);
+/** `stored`: in stateful mode, the resources as they are now (the caller applies `stateChange`). */
+export function handleRequest(state: EngineState, request: StubRequest, stored?: StoredState): StubResponse {
+  const response = answer(state, request, stored);
   // --delay simulates the network for every answer; a refusal waits as long as a served answer.
   if (response.source === null && state.defaultDelayMs > 0) response.delayMs = state.defaultDelayMs;
   return response;
 }
 
-function answer(state: EngineState, request: StubRequest): StubResponse {
+function answer(state: EngineState, request: StubRequest, stored: StoredState | undefined): StubResponse {
   // 1. Route: which operation, or 404 / 405. A body over the size limit is refused first, in the
   //    operation's own error shape when one matched: the rest of it was never read.
   const routed = route(state.compiled.routes, request);
@@ -55,14 +60,18 @@ function answer(state: EngineState, request: StubRequest): StubResponse {
   const selection = readSelection(request);
   if (isRefusal(selection)) return refusalResponse(selection, operation);
   const scenarios = state.scenarios.get(operation.key);
-  const choice = selectResponse(operation, scenarios, selection, state.sticky, body !== null);
+  //    Stateful mode: the stored resources answer a request that asked for nothing else.
+  const action = stored && state.resources?.actions.get(operation.key);
+  const fromState = action && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, request, pathParams, query, body) : null;
+  if (isRefusal(fromState)) return refusalResponse(fromState, operation);
+  const choice = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null);
   if (isRefusal(choice)) return refusalResponse(choice, operation);
 
   // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
-  const answer = buildResponse(operation, choice, request, body);
+  const answer = 'answer' in choice ? choice.answer : buildResponse(operation, choice, request, body);
   const problems = selfCheck(answer, operation.key);
 
-  const scenario = choice.kind === 'scenario' ? choice.scenario : null;
+  const scenario = 'kind' in choice && choice.kind === 'scenario' ? choice.scenario : null;
   const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.source };
   if (answer.body !== undefined && answer.contentType) headers['content-type'] = answer.contentType;
   return {
@@ -77,5 +86,12 @@ function answer(state: EngineState, request: StubRequest): StubResponse {
     documented: answer.plan,
     fromStub: false,
     fault: selection.fault ?? scenario?.fault ?? undefined,
+    stateChange: 'change' in choice ? choice.change : null,
   };
+}
+
+/** Scenarios, Prefer and faults win when asked for (and change no state), as does a sticky scenario of this operation. */
+function asksNothing(selection: Selection, scenarios: ReadonlyMap<string, unknown> | undefined, sticky: string | null): boolean {
+  return selection.scenario === null && selection.code === null && selection.example === null && !selection.dynamic && selection.fault === null
+    && (sticky === null || !scenarios?.has(sticky));
 }

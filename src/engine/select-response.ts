@@ -7,8 +7,8 @@ import { documentedResponse } from '../openapi/documented-response.js';
 import type { Selection } from './read-selection.js';
 import type { Scenario } from './scenario.js';
 
-/** What makes an answer's body: a fixture, a documented example, generated data, or the request echoed. */
-export type SourceKind = 'scenario' | 'example' | 'generated' | 'echo';
+/** What makes an answer's body: a fixture, a documented example, generated data, the request echoed, or the stored resources (stateful mode). */
+export type SourceKind = 'scenario' | 'example' | 'generated' | 'echo' | 'state';
 
 export type Choice =
   | { kind: 'scenario'; scenario: Scenario; plan: ResponsePlan | null }

@@ -3,6 +3,7 @@
 // has to route or match statuses again.
 import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
 import type { Fault } from '../shared/faults.js';
+import type { StateChange } from './answer-from-state.js';
 
 export interface StubResponse {
   status: number;
@@ -30,4 +31,6 @@ export interface StubResponse {
   abandoned?: boolean;
   /** A fault injected instead of a clean answer, for client resilience tests (X-Mock-Fault or a fixture). */
   fault?: Fault;
+  /** Stateful mode: what this answer did to the stored resources, for the layer above to apply; null or absent when nothing. */
+  stateChange?: StateChange | null;
 }

@@ -70,6 +70,22 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
     stub.clearScenario();
     res.status(204).end();
   });
+  router.get('/state', async (_req, res) => {
+    const state = await stub.stateJson();
+    if (state === null) return statefulOff(res);
+    res.type('application/json').send(state);
+  });
+  router.put('/state', express.text({ type: () => true, limit: STATE_BODY_LIMIT }), async (req, res) => {
+    if (!stub.stateful) return statefulOff(res);
+    const violations = await stub.replaceState(typeof req.body === 'string' ? req.body : '');
+    if (violations.length > 0) return sendProblem(res, 400, 'the state does not fit the document; nothing was changed', { violations: violations.slice(0, 100) });
+    res.type('application/json').send(await stub.stateJson());
+  });
+  router.delete('/state', async (_req, res) => {
+    if (!stub.stateful) return statefulOff(res);
+    await stub.clearState();
+    res.status(204).end();
+  });
   router.post('/reload', async (_req, res) => {
     const ok = await stub.reload();
     if (ok) res.json({ reloaded: true });
@@ -82,6 +98,13 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
     sendProblem(res, status, status === 400 ? 'the request body is not valid JSON' : (error.message ?? 'bad request'));
   });
   return router;
+}
+
+/** The largest state document PUT /__admin/state takes. */
+const STATE_BODY_LIMIT = 16 * 1024 * 1024;
+
+function statefulOff(res: Response): void {
+  sendProblem(res, 404, 'stateful mode is off; start the stub with --stateful (stateful: true) to keep resources');
 }
 
 /** The admin page's static files: shipped in the package beside dist/ (dist/http -> src/http/admin-page). */

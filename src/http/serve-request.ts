@@ -37,7 +37,10 @@ export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerRespon
   readBody(req, settings.maxBodyBytes, (body, exceeded) => {
     exchange.request.body = body;
     if (exceeded) exchange.request.bodyLimitExceeded = settings.maxBodyBytes;
-    deliver(exchange, answer(exchange));
+    const answered = answer(exchange);
+    // Only a store outside this process (stateful mode across workers or instances) answers later.
+    if (answered instanceof Promise) answered.then((response) => deliver(exchange, response), (error: unknown) => deliver(exchange, internalError(exchange.request, error)));
+    else deliver(exchange, answered);
   });
 }
 
@@ -54,7 +57,7 @@ function toStubRequest(req: IncomingMessage): StubRequest {
   };
 }
 
-function answer({ stub, request }: Exchange): StubResponse {
+function answer({ stub, request }: Exchange): StubResponse | Promise<StubResponse> {
   try {
     return stub.handle(request);
   } catch (error) {

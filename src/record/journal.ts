@@ -11,7 +11,7 @@ import { setOwn } from '../shared/json-value.js';
 export const JOURNAL_BODY_CAP = 16 * 1024;
 
 /** What the journal keeps of an answer: its outcome, not its body. */
-type Outcome = Pick<StubResponse, 'status' | 'source' | 'violations' | 'selfCheck' | 'fault' | 'abandoned'>;
+type Outcome = Pick<StubResponse, 'status' | 'source' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange'>;
 
 interface Recorded {
   request: StubRequest;
@@ -35,6 +35,8 @@ export interface JournalEntry {
   fault?: string;
   /** The client closed the connection before its delayed answer was sent: `status` was never sent. */
   abandoned?: true;
+  /** Stateful mode: what this request did to the stored resources (`create`, `replace`, `merge`, `delete`). */
+  stateChange?: { action: string; resource: string; id: string };
   durationMs: number;
   time: string;
 }
@@ -56,8 +58,8 @@ export class Journal {
     // The body is copied (at most the cap, plus one byte to know it was cut): a chunk from the
     // socket can be a view into a 64 KiB read buffer, which the journal would otherwise keep alive.
     const body = Buffer.from(request.body.subarray(0, JOURNAL_BODY_CAP + 1));
-    const { status, source, violations, selfCheck, fault, abandoned } = response;
-    const outcome: Outcome = { status, source, violations, selfCheck, fault, abandoned };
+    const { status, source, violations, selfCheck, fault, abandoned, stateChange } = response;
+    const outcome: Outcome = { status, source, violations, selfCheck, fault, abandoned, stateChange };
     const entry: Recorded = { request: { ...request, body }, outcome, durationMs, time: Date.now() };
     // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
     if (this.entries.length < this.limit) this.entries.push(entry);
@@ -107,6 +109,7 @@ function describe({ request, outcome: response, durationMs, time }: Recorded, se
   if (response.selfCheck.length > 0) entry.selfCheck = response.selfCheck;
   if (response.fault) entry.fault = response.fault;
   if (response.abandoned) entry.abandoned = true;
+  if (response.stateChange) entry.stateChange = { action: response.stateChange.action, resource: response.stateChange.resource, id: response.stateChange.id };
   const truncated = request.body.length > JOURNAL_BODY_CAP;
   const text = request.body.subarray(0, JOURNAL_BODY_CAP).toString('utf8');
   if (truncated) {

@@ -142,3 +142,13 @@ function positionFromLossless(text: string): RegExpExecArray | null {
   }
   return null;
 }
+
+/** A JSON object of a tree that may hold LosslessNumber leaves (which are objects too, but numbers). */
+export function isExactObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !isLosslessNumber(value);
+}
+
+/** The text of a value that can name an item (`1`, `"a7"`, an exact int64), or null for anything else. */
+export function identityOf(value: unknown): string | null {
+  return typeof value === 'number' || typeof value === 'string' || isLosslessNumber(value) ? String(value) : null;
+}

@@ -15,6 +15,11 @@ import type { StubRequest } from '../shared/plain-http.js';
 import type { StubResponse } from '../engine/stub-response.js';
 import { watchFiles } from './watch-files.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
+import { compileResources } from '../openapi/compile-resources.js';
+import type { StoredState } from '../engine/answer-from-state.js';
+import { LocalStateStore, type StateStore } from './state-store.js';
+import { readStateFile, StateFileWriter } from './state-file.js';
+import { stateFromJson, stateToJson } from './state-document.js';
 
 export interface JournalWatcher {
   entry(entry: JournalEntry): void;
@@ -28,6 +33,9 @@ export class Stub {
   private reloading: Promise<void> = Promise.resolve();
   private readonly watchers = new Set<JournalWatcher>();
   private readonly formatLine: RequestLineFormatter;
+  /** Stateful mode's resources; null when stateful mode is off. */
+  private store: StateStore | null = null;
+  private stateFile: StateFileWriter | null = null;
 
   private constructor(readonly options: ResolvedOptions, public state: EngineState, private readonly warn: (line: string) => void) {
     this.formatLine = requestLineFormatter(options.logFormat);
@@ -40,13 +48,60 @@ export class Stub {
     const warn = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
     if (options.bundled) warn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec to serve yours`);
     const stub = new Stub(options, await loadState(options, warn), warn);
+    if (options.stateful) stub.useLocalStore();
     if (options.watch) stub.stopWatching = watchFiles(options.spec, options.fixtures, () => void stub.reload());
     return stub;
   }
 
-  /** Runs the pipeline: everything it needs was loaded and compiled before the first request. */
-  handle(request: StubRequest): StubResponse {
-    return handleRequest(this.state, request);
+  /**
+   * Runs the pipeline: everything it needs was loaded and compiled before the first request. In
+   * stateful mode the pipeline reads the stored resources, and the change its answer makes is
+   * applied before the answer leaves, so the client's next request sees it.
+   */
+  handle(request: StubRequest): StubResponse | Promise<StubResponse> {
+    if (this.store === null) return handleRequest(this.state, request);
+    const stored = this.store.read();
+    return stored instanceof Promise ? stored.then((state) => this.handleWith(request, state)) : this.handleWith(request, stored);
+  }
+
+  private handleWith(request: StubRequest, stored: StoredState): StubResponse | Promise<StubResponse> {
+    const response = handleRequest(this.state, request, stored);
+    if (!response.stateChange) return response;
+    const applied = this.store!.apply(response.stateChange);
+    return applied instanceof Promise ? applied.then(() => response) : response;
+  }
+
+  /** Stateful mode in this process; with --state-file, loaded from it now and written after changes. */
+  private useLocalStore(): void {
+    const file = this.options.stateFile;
+    const store = new LocalStateStore(() => this.stateFile?.changed());
+    if (file !== undefined) {
+      store.replace(readStateFile(file, this.state.resources!));
+      this.stateFile = new StateFileWriter(file, () => store.read(), this.warn);
+    }
+    this.store = store;
+  }
+
+  /** True in stateful mode. */
+  get stateful(): boolean {
+    return this.store !== null;
+  }
+
+  /** The stored resources as JSON (GET /__admin/state); null when stateful mode is off. */
+  async stateJson(): Promise<string | null> {
+    return this.store === null ? null : stateToJson(await this.store.read());
+  }
+
+  /** Replaces the stored resources with a state document; its violations when it is not one. */
+  async replaceState(text: string): Promise<string[]> {
+    const state = stateFromJson(text, this.state.resources!);
+    if (Array.isArray(state)) return state;
+    await this.store!.replace(state);
+    return [];
+  }
+
+  async clearState(): Promise<void> {
+    await this.store?.replace(new Map());
   }
 
   /** Called once per answered request, after it was sent. */
@@ -142,6 +197,7 @@ export class Stub {
   close(): void {
     this.endJournalWatchers();
     this.stopWatching();
+    this.stateFile?.flush();
   }
 }
 
@@ -156,5 +212,6 @@ async function loadState(options: ResolvedOptions, log: (line: string) => void):
   for (const line of summarizeWarnings(compiled.warnings)) log(line);
   const fixtures = await loadFixtures(options.fixtures, compiled);
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);
-  return { compiled, scenarios: fixtures.scenarios, sticky: null, defaultDelayMs: options.delayMs };
+  const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
+  return { compiled, scenarios: fixtures.scenarios, sticky: null, defaultDelayMs: options.delayMs, resources };
 }

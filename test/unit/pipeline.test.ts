@@ -17,7 +17,7 @@ beforeAll(async () => {
   await loadGeneratorLibraries();
   const compiled = compileSpec(await loadDocument(join(ROOT, 'openapi.yaml')), { tokens: [], seed: 1 });
   const { scenarios } = await loadFixtures(join(ROOT, 'fixtures'), compiled);
-  state = { compiled, scenarios, sticky: null, defaultDelayMs: 0 };
+  state = { compiled, scenarios, sticky: null, defaultDelayMs: 0, resources: null };
 });
 
 const AUTH = { authorization: 'Bearer t', 'content-type': 'application/json' };
