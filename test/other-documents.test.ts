@@ -394,9 +394,9 @@ describe('documents that must not start', () => {
       message: (f) => `${f}: invalid YAML at line 13, column 1: tab characters must not be used in indentation`,
     },
     {
-      name: 'an internal $ref to nothing is an unresolvable $ref naming the pointer',
+      name: 'an internal $ref to nothing is an unresolvable $ref naming where it is written and what it points to',
       file: () => variant('bad-ref.yaml', SPEC_31, (t) => t.replace("$ref: '#/components/schemas/Year'", "$ref: '#/components/schemas/Yeer'")),
-      message: (f) => `${f}: unresolvable $ref: Missing $ref pointer "#/components/schemas/Yeer". Token "Yeer" does not exist.`,
+      message: (f) => `${f}: /components/schemas/NewAuthor/properties/born/$ref: unresolvable $ref "#/components/schemas/Yeer": the document has nothing there`,
     },
     {
       name: 'a $ref to a missing file is an unresolvable $ref naming that file',

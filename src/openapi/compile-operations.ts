@@ -6,7 +6,7 @@ import { compileProjection, type Projection } from './compile-projection.js';
 import { createDataGenerator } from '../generate/data-generator.js';
 import type { LoadedDocument } from './load-document.js';
 import { RouteTable } from './route-table.js';
-import { refuseWarnings, type DocumentWarning } from './document-warnings.js';
+import { DocumentWarnings, refuseWarnings, type DocumentWarning, type Warn } from './document-warnings.js';
 import { followRefs } from './follow-ref.js';
 import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
 import { deref as derefSchema, isSchema, schemaTypes, type Schema } from './schema-view.js';
@@ -83,8 +83,13 @@ export interface CompiledSpec {
   routes: RouteTable<CompiledOperation>;
   /** Header and query names that carry credentials, redacted in the journal. */
   secrets: Secrets;
-  /** What is wrong with the document but did not stop it: GET /__admin/warnings. */
-  warnings: DocumentWarning[];
+  /**
+   * What is wrong with the document but did not stop it: GET /__admin/warnings. Unless the
+   * document was compiled whole, it grows as operations are first used.
+   */
+  warnings: readonly DocumentWarning[];
+  /** Whether every validator was compiled and every example checked at start (see COMPILED_WHOLE_UP_TO). */
+  compiledWhole: boolean;
 }
 
 export interface CompileOptions {
@@ -94,9 +99,17 @@ export interface CompileOptions {
   strict?: boolean;
 }
 
+/**
+ * Documents of up to this many operations (most written by hand) are compiled whole at start-up:
+ * every validator built and every response example checked, so all warnings are printed at start.
+ * Larger ones compile each validator on first use (GitHub's 1,223 operations took 5 s and
+ * 300 MiB to compile whole), and their response examples are checked then.
+ */
+export const COMPILED_WHOLE_UP_TO = 100;
+
 export function compileSpec(spec: LoadedDocument, options: CompileOptions): CompiledSpec {
-  const warnings: DocumentWarning[] = [];
-  const compiler = createSchemaCompiler(spec, warnings);
+  const warnings = new DocumentWarnings();
+  const compiler = createSchemaCompiler(spec, warnings.add);
   const generator = createDataGenerator(spec.document, { seed: options.seed });
   const routes = new RouteTable<CompiledOperation>();
   const operations: CompiledOperation[] = [];
@@ -107,8 +120,7 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
     const pathItem = deref(spec, rawItem, pathPointer);
     for (const { method, pointer, operation } of operationsOf(pathItem)) {
       const key = `${method} ${path}`;
-      const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'));
-      setAsideBrokenExamples(spec.file, responses, warnings);
+      const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'), warnings.add);
       const compiled: CompiledOperation = {
         key,
         method,
@@ -137,10 +149,13 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
     for (const operation of operations) routes.add(operation.method, basePath + operation.path, operation, { keepExisting: true });
   }
   const byKey = new Map(operations.map((operation) => [operation.key, operation]));
-  // A component used by many operations is one place in the file: one warning.
-  const unique = [...new Map(warnings.map((warning) => [`${warning.kind}|${warning.pointer}`, warning])).values()];
-  if (options.strict) refuseWarnings(unique);
-  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: unique };
+  const compiledWhole = options.strict === true || operations.length <= COMPILED_WHOLE_UP_TO;
+  if (compiledWhole) {
+    for (const operation of operations) for (const plan of operation.responses.values()) void plan.examples;
+    compiler.compileNow();
+  }
+  if (options.strict) refuseWarnings(warnings.list);
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole };
 }
 
 /**
@@ -205,7 +220,8 @@ function compileParameters(
   add(operation.parameters, `${pointer}/parameters`);
 
   const locations = ['path', 'query', 'header'] as const;
-  const checks = locations.flatMap((location) => {
+  // Built on first use, like the validators inside.
+  const compileChecks = () => locations.flatMap((location) => {
     const parameters = [...byKey.values()].filter((p) => p.value.in === location && isSchema(p.value.schema));
     if (parameters.length === 0) return [];
     const properties: Record<string, object> = {};
@@ -224,9 +240,11 @@ function compileParameters(
     const names = parameters.map((p) => ({ name: String(p.value.name), delimiter: arrayDelimiter(spec, p.value, location) }));
     return [{ location, names, validate }];
   });
-  if (checks.length === 0) return () => [];
+  if (![...byKey.values()].some((p) => isSchema(p.value.schema) && (locations as readonly unknown[]).includes(p.value.in))) return () => [];
 
+  let checks: ReturnType<typeof compileChecks> | null = null;
   return (pathParams, query, headers) => {
+    checks ??= compileChecks();
     const violations: string[] = [];
     for (const { location, names, validate } of checks) {
       const values: Record<string, unknown> = {};
@@ -276,7 +294,7 @@ function compileBody(spec: LoadedDocument, compiler: SchemaCompiler, raw: unknow
   return { required: body.value.required === true, media };
 }
 
-function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string, generate: (pointer: string) => unknown): ResponsePlan {
+function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string, generate: (pointer: string) => unknown, warn: Warn): ResponsePlan {
   const response = deref(spec, raw, pointer);
   const content = isSchema(response.value.content) ? response.value.content : {};
   const types = Object.keys(content);
@@ -285,15 +303,23 @@ function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: st
   const schemaPointer = media && media.schema !== undefined ? `${response.pointer}/content/${escapePointerToken(contentType!)}/schema` : null;
   const json = contentType !== null && isJsonMediaType(contentType);
   const headers = compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`, generate);
+  const validateBody = json && schemaPointer ? compiler.compile(schemaPointer) : null;
+  // Checking examples compiles the response's validator, so it happens on first use of the examples.
+  let sorted: { valid: Map<string, unknown>; broken: Map<string, unknown> } | null = null;
+  const sortExamples = () => (sorted ??= setAsideBrokenExamples(spec.file, collectExamples(spec, media), validateBody, schemaPointer, warn));
   return {
     key,
     status: statusFor(key),
     contentType,
     schemaPointer,
-    validateBody: json && schemaPointer ? compiler.compile(schemaPointer) : null,
+    validateBody,
     project: json && media?.schema !== undefined ? compileProjection(spec, media.schema) : null,
-    examples: collectExamples(spec, media),
-    brokenExamples: new Map(),
+    get examples() {
+      return sortExamples().valid;
+    },
+    get brokenExamples() {
+      return sortExamples().broken;
+    },
     headers,
     sampleHeaders: Object.freeze(Object.fromEntries(headers.filter((h) => h.sample !== null).map((h) => [h.name, h.sample!]))),
   };
@@ -340,11 +366,12 @@ function compileResponses(
   raw: unknown,
   pointer: string,
   generate: (pointer: string) => unknown,
+  warn: Warn,
 ): Map<string, ResponsePlan> {
   const responses = new Map<string, ResponsePlan>();
   for (const [status, response] of Object.entries(isSchema(raw) ? raw : {})) {
     const key = normaliseResponseKey(status);
-    responses.set(key, compileResponse(spec, compiler, key, response, `${pointer}/${escapePointerToken(status)}`, generate));
+    responses.set(key, compileResponse(spec, compiler, key, response, `${pointer}/${escapePointerToken(status)}`, generate, warn));
   }
   return responses;
 }
@@ -353,22 +380,28 @@ function compileResponses(
  * An example its own schema rejects is never served by default (the next valid one is, else
  * generated data); it stays available by name, and each one is a warning naming its pointer.
  */
-function setAsideBrokenExamples(file: string, responses: Map<string, ResponsePlan>, warnings: DocumentWarning[]): void {
-  for (const plan of responses.values()) {
-    if (!plan.validateBody) continue;
-    for (const [name, example] of plan.examples) {
-      const violations = plan.validateBody(example);
-      if (violations.length === 0) continue;
-      plan.examples.delete(name);
-      plan.brokenExamples.set(name, example);
-      const pointer = `${plan.schemaPointer!.replace(/\/schema$/, '')}/${name === 'default' ? 'example' : `examples/${escapePointerToken(name)}/value`}`;
-      warnings.push({ file, pointer, kind: 'response example that breaks its schema', reason: `this example breaks its response schema (${violations.slice(0, 3).join('; ')}); served only when asked for by name` });
-    }
+function setAsideBrokenExamples(
+  file: string,
+  examples: Map<string, unknown>,
+  validateBody: Validator | null,
+  schemaPointer: string | null,
+  warn: Warn,
+): { valid: Map<string, unknown>; broken: Map<string, unknown> } {
+  const broken = new Map<string, unknown>();
+  if (!validateBody) return { valid: examples, broken };
+  for (const [name, example] of examples) {
+    const violations = validateBody(example);
+    if (violations.length === 0) continue;
+    examples.delete(name);
+    broken.set(name, example);
+    const pointer = `${schemaPointer!.replace(/\/schema$/, '')}/${name === 'default' ? 'example' : `examples/${escapePointerToken(name)}/value`}`;
+    warn({ file, pointer, kind: 'response example that breaks its schema', reason: `this example breaks its response schema (${violations.slice(0, 3).join('; ')}); served only when asked for by name` });
   }
+  return { valid: examples, broken };
 }
 
 function pickSuccess(responses: Map<string, ResponsePlan>): ResponsePlan | null {
-  const success = [...responses.values()].filter((plan) => plan.key.startsWith('2')).sort((a, b) => a.key.localeCompare(b.key));
+  const success = [...responses.values()].filter((plan) => plan.key.startsWith('2')).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return success[0] ?? responses.get('default') ?? null;
 }
 

@@ -1,6 +1,6 @@
 // Echo: projects the request body onto the response schema. Only fields the response schema
 // declares are copied (so `id` is dropped from a Plant answer); a required field the request
-// lacks comes from the fallback (an example or generated data). Plans are compiled at start-up.
+// lacks comes from the fallback (an example or generated data). Each plan is compiled once.
 import { deref, objectView, schemaTypes, type Schema } from './schema-view.js';
 import type { LoadedDocument } from './load-document.js';
 import { setOwn } from '../shared/json-value.js';
@@ -14,8 +14,10 @@ type Plan =
 export type Projection = (source: unknown, fallback: () => unknown) => unknown;
 
 export function compileProjection(spec: LoadedDocument, schema: unknown): Projection {
-  const plan = compilePlan(spec, schema, new Map());
-  return (source, fallback) => apply(plan, source, once(fallback));
+  // Planned on first use: a document's many operations mostly go unused, and planning every
+  // response at start was a quarter of a second of GitHub's start-up.
+  let plan: Plan | null = null;
+  return (source, fallback) => apply((plan ??= compilePlan(spec, schema, new Map())), source, once(fallback));
 }
 
 function compilePlan(spec: LoadedDocument, raw: unknown, memo: Map<Schema, Plan>): Plan {

@@ -11,6 +11,25 @@ export interface DocumentWarning {
   reason: string;
 }
 
+export type Warn = (warning: DocumentWarning) => void;
+
+/**
+ * The warnings of one loaded document, each (kind, pointer) once: a component used by many
+ * operations is one place in the file. Some are found after start-up (an operation's response
+ * examples are checked when it is compiled), so the list can grow while the stub serves.
+ */
+export class DocumentWarnings {
+  readonly list: DocumentWarning[] = [];
+  private readonly seen = new Set<string>();
+
+  readonly add: Warn = (warning) => {
+    const key = `${warning.kind}|${warning.pointer}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.list.push(warning);
+  };
+}
+
 /** One line per kind of problem, with its count: what the stub prints at start. */
 export function summarizeWarnings(warnings: readonly DocumentWarning[]): string[] {
   const counts = new Map<string, number>();

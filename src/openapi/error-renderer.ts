@@ -1,7 +1,7 @@
 // Error answers in the API's own words. For a status, the operation's documented response for it
 // (else `4XX`, else `default`, else the one it documents for 400) gives the shape: integer fields
 // carry the status, a message-like string field carries the text, other required fields come from
-// an example or generated data. The template is checked against its schema at start-up; where no
+// an example or generated data. The template is checked against its schema when the status is first needed; where no
 // documented shape fits, the answer is RFC 9457 problem+json.
 import { STATUS_CODES } from 'node:http';
 import type { LoadedDocument } from './load-document.js';
@@ -30,8 +30,6 @@ export function compileErrorRenderer(
     if (!cache.has(status)) cache.set(status, compileTemplate(spec, documentedFor(responses, status), status, generate));
     return cache.get(status)!;
   };
-  // The statuses the stub itself answers with are compiled now, not on the first failing request.
-  for (const status of [400, 401, 404, 405, 413, 415, 422]) templateFor(status);
   return (status, message, violations) => {
     const documented = templateFor(status);
     if (documented) return { contentType: documented.plan.contentType!, body: documented.template(status, message) };

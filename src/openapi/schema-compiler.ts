@@ -6,14 +6,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import AjvDraft04Module from 'ajv-draft-04';
 import type { Ajv, ErrorObject, KeywordDefinition, Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import traverse from 'json-schema-traverse';
 import { exactInteger } from '../shared/exact-json.js';
 import { describeViolation } from './describe-violation.js';
 import type { LoadedDocument } from './load-document.js';
 import { isObject } from '../shared/json-value.js';
 import { RE2JS } from 're2js';
-import { validationCopy } from './validation-copy.js';
-import type { DocumentWarning } from './document-warnings.js';
+import { EXACT_INTEGER, validationCopy } from './validation-copy.js';
+import type { Warn } from './document-warnings.js';
 import { followRefs } from './follow-ref.js';
 
 // CommonJS default exports, seen through NodeNext's ESM interop.
@@ -33,10 +32,11 @@ export interface SchemaCompiler {
   compileSchema(schema: object, prefix?: string, coerce?: boolean): Validator;
   /** A `$ref` to the schema at `pointer`, shared by every place that holds the same schema. */
   refTo(pointer: string): { $ref: string };
+  /** Compiles now every validator handed out so far and not yet used (validators compile on first use). */
+  compileNow(): void;
 }
 
 const SPEC_ID = 'urn:plant-store-stub:spec';
-const EXACT_INTEGER = 'x-stub-exact-integer';
 const NO_RAW_NUMBERS: ReadonlyMap<string, string> = new Map();
 
 const INTEGER_RANGES: Record<string, [bigint, bigint]> = {
@@ -44,9 +44,8 @@ const INTEGER_RANGES: Record<string, [bigint, bigint]> = {
   int64: [-(2n ** 63n), 2n ** 63n - 1n],
 };
 
-export function createSchemaCompiler(spec: LoadedDocument, warnings: DocumentWarning[]): SchemaCompiler {
-  markIntegerSchemas(spec.document);
-  const copy = validationCopy(spec.document, spec.version, spec.file, warnings);
+export function createSchemaCompiler(spec: LoadedDocument, warn: Warn): SchemaCompiler {
+  const copy = validationCopy(spec.document, spec.version, spec.file, warn);
   const strict = createAjv(spec, copy, false);
   // Parameters arrive as text; a second instance coerces them to their schema's types. Built only
   // for documents that have parameters or response headers, since each instance costs start-up time.
@@ -69,24 +68,55 @@ export function createSchemaCompiler(spec: LoadedDocument, warnings: DocumentWar
     return first;
   };
 
-  const wrap = (validate: AnyValidate, prefix: string): Validator => (value, rawNumbers = NO_RAW_NUMBERS) => {
-    if (validate.call({ rawNumbers }, value)) return [];
-    return capped(unique((validate.errors ?? []).map((error) => describeViolation(error, prefix))));
+  // Validators are compiled on first use: GitHub's document (1,223 operations) took over 5 s of
+  // Ajv compiling before its first answer when everything was compiled at start, and 300 MiB more
+  // memory; a stub usually serves a few of its operations. One schema costs milliseconds.
+  const pending = new Set<() => void>();
+  const lazy = (key: () => string, build: () => AnyValidate, prefix: string, pointer: string): Validator => {
+    let validate: AnyValidate | null = null;
+    const compileOnce = (): AnyValidate => {
+      pending.delete(compileOnce);
+      try {
+        return (validate ??= once(key(), build));
+      } catch (error) {
+        // Found on first use now, so it cannot stop the start: like the document's other flaws, a
+        // schema Ajv refuses is a warning, and what it describes is not checked.
+        warn({ file: spec.file, pointer, kind: 'schema that cannot be compiled', reason: `Ajv cannot compile this schema (${String((error as Error).message).split('\n')[0]}); it is not enforced` });
+        return (validate = acceptAnything);
+      }
+    };
+    pending.add(compileOnce);
+    return (value, rawNumbers = NO_RAW_NUMBERS) => {
+      const run = validate ?? compileOnce();
+      if (run.call({ rawNumbers }, value)) return [];
+      return capped(unique((run.errors ?? []).map((error) => describeViolation(error, prefix))));
+    };
   };
   return {
     compile: (pointer, prefix = '') => {
-      const target = canonicalPointer(pointer);
-      return wrap(once(`ref:${target}`, () => strict.compile(refTo(target))), prefix);
+      let target = '';
+      return lazy(() => `ref:${(target = canonicalPointer(pointer))}`, () => strict.compile(refTo(target)), prefix, pointer);
     },
     compileSchema: (schema, prefix = '', coerce = false) => {
       const ajv = () => (coerce ? (coercing ??= createAjv(spec, copy, true)) : strict);
-      return wrap(once(`${coerce ? 'coerce' : 'strict'}:${JSON.stringify(schema)}`, () => ajv().compile(schema)), prefix);
+      return lazy(() => `${coerce ? 'coerce' : 'strict'}:${JSON.stringify(schema)}`, () => ajv().compile(schema), prefix, firstRefPointer(schema));
     },
     refTo: (pointer) => refTo(canonicalPointer(pointer)),
+    compileNow: () => {
+      for (const compileOne of [...pending]) compileOne();
+    },
   };
 }
 
 type AnyValidate = ReturnType<Ajv['compile']>;
+
+const acceptAnything = Object.assign(() => true, { errors: null }) as unknown as AnyValidate;
+
+/** The document pointer of the first `$ref` in a schema the stub built, to name it in a warning. */
+function firstRefPointer(schema: object): string {
+  const ref = /"\$ref":"urn:plant-store-stub:spec#([^"]*)"/.exec(JSON.stringify(schema))?.[1];
+  return ref === undefined ? '' : decodeURIComponent(ref);
+}
 
 /**
  * Follows a chain of bare `$ref`s from `pointer` (in 3.1, a `$ref` with only annotations beside
@@ -111,6 +141,21 @@ export function encodePointer(pointer: string): string {
 /** The `$ref` a stub-built schema uses to point at a schema of the document. */
 export function refTo(pointer: string): { $ref: string } {
   return { $ref: `${SPEC_ID}#${encodePointer(pointer)}` };
+}
+
+/**
+ * The document as one schema resource whose top-level entries Ajv does not walk when it is added.
+ * Adding walks every subschema to register `$id`s and anchors, and on GitHub's document that walk
+ * was 0.25 s of a 1 s start-up; the document's references are JSON pointers (`#/components/…`),
+ * which Ajv follows entry by entry when it compiles a validator, without the registry. The walk
+ * only sees enumerable keys, so the entries are kept but hidden from it. (The cost: an `$id` or
+ * `$anchor` inside the document is not registered, and neither was one reachable before: `$ref`s
+ * are JSON pointers or files.)
+ */
+function unwalked(copy: object): object {
+  const root = {};
+  for (const [key, value] of Object.entries(copy)) Object.defineProperty(root, key, { value, enumerable: false });
+  return root;
 }
 
 /**
@@ -146,56 +191,8 @@ function createAjv(spec: LoadedDocument, copy: object, coerceTypes: boolean): Aj
   // OpenAPI's numeric and binary formats: ranges are checked exactly by EXACT_INTEGER below.
   for (const format of ['int32', 'int64', 'float', 'double', 'binary', 'password']) ajv.addFormat(format, true);
   ajv.addKeyword(exactIntegerKeyword);
-  ajv.addSchema(copy, SPEC_ID);
+  ajv.addSchema(unwalked(copy), SPEC_ID);
   return ajv;
-}
-
-/**
- * Marks every integer schema of the document (done once at start-up) so that EXACT_INTEGER runs
- * on it: Ajv's own `type: integer` and the formats only ever see the rounded double.
- */
-function markIntegerSchemas(document: LoadedDocument['document']): void {
-  const visit = (schema: Record<string, unknown>) => {
-    const type = schema.type;
-    const format = schema.format;
-    const isInteger = type === 'integer' || (Array.isArray(type) && type.includes('integer'));
-    if (isInteger || format === 'int32' || format === 'int64') {
-      schema[EXACT_INTEGER] = format === 'int32' || format === 'int64' ? format : 'integer';
-    }
-  };
-  for (const schema of schemaRoots(document)) traverse(schema, visit);
-}
-
-/** Every place an OpenAPI document holds a JSON Schema directly. */
-function* schemaRoots(document: LoadedDocument['document']): Generator<object> {
-  const components = document.components ?? {};
-  for (const schema of Object.values(components.schemas ?? {})) if (isObject(schema)) yield schema;
-  const holders: unknown[] = [
-    ...Object.values(components.parameters ?? {}),
-    ...Object.values(components.headers ?? {}),
-    ...Object.values(components.requestBodies ?? {}),
-    ...Object.values(components.responses ?? {}),
-  ];
-  for (const pathItem of Object.values(document.paths ?? {})) {
-    if (!isObject(pathItem)) continue;
-    holders.push(...asArray(pathItem.parameters));
-    for (const operation of Object.values(pathItem)) {
-      if (!isObject(operation)) continue;
-      holders.push(...asArray(operation.parameters), operation.requestBody);
-      if (isObject(operation.responses)) holders.push(...Object.values(operation.responses));
-    }
-  }
-  for (const holder of holders) yield* schemasOfHolder(holder);
-}
-
-/** Schemas inside a parameter, header, request body or response object. */
-function* schemasOfHolder(holder: unknown): Generator<object> {
-  if (!isObject(holder)) return;
-  if (isObject(holder.schema)) yield holder.schema;
-  for (const media of Object.values(isObject(holder.content) ? holder.content : {})) {
-    if (isObject(media) && isObject(media.schema)) yield media.schema;
-  }
-  for (const header of Object.values(isObject(holder.headers) ? holder.headers : {})) yield* schemasOfHolder(header);
 }
 
 const exactIntegerKeyword: KeywordDefinition = {
@@ -241,8 +238,4 @@ function capped(violations: string[]): string[] {
 
 function unique(items: string[]): string[] {
   return items.length < 2 ? items : [...new Set(items)];
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
 }
