@@ -28,7 +28,8 @@ Options:
   --delay MS            delay before every answer (default 0; X-Mock-Delay overrides)
   --journal-limit N     journal entries kept (default ${DEFAULTS.journalLimit})
   --coverage-out FILE   write the coverage report as JSON when the server stops
-  --workers N           serve one port from N processes (journal and coverage per process)
+  --workers N           serve one port from N processes acting as one server (one state,
+                        journal, coverage and sticky scenario); a dead worker is replaced
   --stateful            remember what clients create, update and delete (resources inferred
                         from the document: POST /plants, then GET /plants/{id})
   --state-file FILE     stateful mode's resources, loaded at start and written after changes
@@ -125,8 +126,8 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
-  // Each worker has its own coverage; one file written by all of them would keep only the last.
-  if (workers > 1 && options.coverageOut) exitWithError('--coverage-out: coverage is per process, so it cannot be combined with --workers');
+  // Each worker writes its report at shutdown; one file written by all of them would keep only the last.
+  if (workers > 1 && options.coverageOut) exitWithError('--coverage-out: each worker would write its own report over the others\', so it cannot be combined with --workers; read GET /__admin/coverage (the whole server\'s) before stopping');
   return { options, workers };
 }
 

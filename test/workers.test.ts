@@ -1,43 +1,155 @@
-// --workers N: one port served by N processes (node:cluster), stopped together by one signal.
+// --workers N: one port served by N processes (node:cluster) that act as one server: one state,
+// journal, coverage and sticky scenario whichever worker a request reaches; dead workers are
+// replaced, and a stub whose workers keep dying exits non-zero; one signal stops them all.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startCli, type StartedCli } from './helpers/cli.js';
+import { startCli, type StartedCli } from './helpers/cli.js';
 import { request } from './helpers/http.js';
-import { createPlant } from './helpers/plant.js';
-import { freePort } from './helpers/ports.js';
+import { AUTH_HEADERS, createPlant, JSON_HEADERS } from './helpers/plant.js';
 
-describe('the CLI with --workers 2', () => {
+const FULL_SPEC = join(import.meta.dirname, 'specs', 'plant-store-full.yaml');
+const NO_FIXTURES = join(import.meta.dirname, 'specs', 'no-fixtures');
+
+/** The worker processes of a CLI started with --workers (the primary's children). */
+function workerPids(cli: StartedCli): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(cli.child.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there is none
+  }
+}
+
+/** Waits (bounded) until `check` holds; the last value is returned for the test to assert on. */
+async function eventually<T>(probe: () => T | Promise<T>, check: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await probe();
+  while (!check(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await probe();
+  }
+  return value;
+}
+
+/** Many requests on fresh connections, so both workers take some. */
+function many<T>(count: number, send: (i: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: count }, (_, i) => send(i)));
+}
+
+const fresh = { connection: 'close' };
+
+describe('the CLI with --workers 2 --port 0', () => {
   let cli: StartedCli;
 
   beforeAll(async () => {
-    cli = await startCli(['--workers', '2', '--port', String(await freePort()), '--quiet', '--no-watch']);
-  }, 15_000);
+    cli = await startCli(['--workers', '2', '--port', '0', '--quiet', '--no-watch'], { timeoutMs: 20_000 });
+  }, 25_000);
 
   afterAll(async () => {
     await cli?.stop('SIGKILL');
   });
 
-  it('announces one URL once every worker listens', () => {
+  it('announces one URL once every worker listens, on a port the system picked', () => {
     expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(cli.port).toBeGreaterThan(0);
     expect(cli.stdout().split('\n')).toContain(`stub listening on ${cli.url} with 2 workers`);
+    expect(workerPids(cli)).toHaveLength(2);
   });
 
   it('answers every request on the shared port with the same contract', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => createPlant(cli.url, { id: i, name: `plant ${i}` })));
+    const answers = await many(20, (i) => createPlant(cli.url, { id: i, name: `plant ${i}` }, fresh));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(answers.map((a) => a.json)).toEqual(Array.from({ length: 20 }, (_, i) => ({ name: `plant ${i}` })));
   });
 
-  it('stops every worker and exits on SIGTERM', async () => {
+  it('journal and coverage read through any worker are the whole server’s; a reset reaches every worker', async () => {
+    expect((await request(`${cli.url}/__admin/requests`, { method: 'DELETE', headers: fresh })).status).toBe(204);
+    await many(10, (i) => createPlant(cli.url, { id: i, name: 'Fern' }, fresh));
+    for (let read = 0; read < 6; read++) {
+      const journal = await request(`${cli.url}/__admin/requests`, { headers: fresh });
+      expect(journal.status).toBe(200);
+      expect(journal.json.requests).toHaveLength(10);
+      const coverage = await request(`${cli.url}/__admin/coverage`, { headers: fresh });
+      expect(coverage.json.operations[0].responses[0]).toEqual({ status: '200', exercised: true, hits: 10 });
+    }
+    expect((await request(`${cli.url}/__admin/requests`, { method: 'DELETE', headers: fresh })).status).toBe(204);
+    for (let read = 0; read < 4; read++) expect((await request(`${cli.url}/__admin/requests`, { headers: fresh })).json.requests).toEqual([]);
+  });
+
+  it('a sticky scenario set through one worker answers on every worker, and clearing it clears it everywhere', async () => {
+    const set = await request(`${cli.url}/__admin/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json', ...fresh }, body: '{"name":"unknown-tag"}' });
+    expect([set.status, set.json]).toEqual([200, { sticky: 'unknown-tag' }]);
+    const sticky = await many(40, () => createPlant(cli.url, { id: 1, name: 'Fern' }, fresh));
+    expect(sticky.map((a) => [a.status, a.headers.get('x-mock-scenario')])).toEqual(Array(40).fill([400, 'unknown-tag']));
+    expect((await request(`${cli.url}/__admin/scenario`, { method: 'DELETE', headers: fresh })).status).toBe(204);
+    const cleared = await many(40, () => createPlant(cli.url, { id: 1, name: 'Fern' }, fresh));
+    expect(cleared.map((a) => [a.status, a.headers.get('x-mock-scenario')])).toEqual(Array(40).fill([200, 'echo']));
+  });
+
+  it('replaces a killed worker, says so, and keeps answering every request', async () => {
+    const [victim] = workerPids(cli);
+    process.kill(victim, 'SIGKILL');
+    const logged = await eventually(() => cli.stderr(), (text) => text.includes(`worker ${victim} was killed by SIGKILL; starting another in its place`));
+    expect(logged).toContain(`worker ${victim} was killed by SIGKILL; starting another in its place`);
+    const pids = await eventually(() => workerPids(cli), (now) => now.length === 2 && !now.includes(victim));
+    expect(pids).toHaveLength(2);
+    const answers = await many(20, (i) => createPlant(cli.url, { id: i, name: 'Fern' }, { ...fresh }));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+  }, 20_000);
+
+  it('stops every worker and exits 0 on SIGTERM', async () => {
     const { code } = await cli.stop('SIGTERM');
     expect(code).toBe(0);
     await expect(request(`${cli.url}/__admin/health`)).rejects.toThrow();
   });
 });
 
-describe('the CLI refuses --workers with port 0', () => {
-  it('names the problem on one line and exits 2', async () => {
-    const { code, stderr } = await runCli(['--workers', '2', '--port', '0']);
-    expect(code).toBe(2);
-    expect(stderr).toBe('plant-store-stub: --workers needs a fixed --port (each worker would pick its own with 0)\n');
+describe('workers that keep dying', () => {
+  it('end the stub with exit code 1 and a line saying why, so a supervisor restarts it', async () => {
+    const cli = await startCli(['--workers', '2', '--port', '0', '--quiet', '--no-watch'], { timeoutMs: 20_000 });
+    // Kill whatever workers there are, a bounded number of times, until the primary gives up.
+    for (let round = 0; round < 20 && cli.child.exitCode === null; round++) {
+      for (const pid of workerPids(cli)) process.kill(pid, 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const { code, stderr } = await cli.stop('SIGKILL', 15_000);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/workers died within 60 s, so the stub stops \(exit code 1\) for a supervisor to restart it\n$/);
+  }, 40_000);
+});
+
+describe('stateful mode across --workers 2', () => {
+  let cli: StartedCli;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'stub-workers-'));
+    cli = await startCli(['--workers', '2', '--port', '0', '--quiet', '--no-watch', '--spec', FULL_SPEC, '--fixtures', NO_FIXTURES, '--state-file', join(dir, 'state.json')], { timeoutMs: 20_000 });
+  }, 25_000);
+
+  afterAll(async () => {
+    await cli?.stop('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('every worker sees what another created', async () => {
+    const created = await many(6, (i) => request(`${cli.url}/plants`, { method: 'POST', headers: { ...JSON_HEADERS, ...fresh }, body: JSON.stringify({ id: i + 1, name: `P${i + 1}` }) }));
+    expect(created.map((a) => a.status)).toEqual(Array(6).fill(200));
+    const lists = await many(10, () => request(`${cli.url}/plants`, { headers: { ...AUTH_HEADERS, ...fresh } }));
+    for (const list of lists) expect(list.json.map((plant: { id: number }) => plant.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('one id created at once through both workers is stored once: one 200, the rest the API’s 400', async () => {
+    const answers = await many(8, () => request(`${cli.url}/plants`, { method: 'POST', headers: { ...JSON_HEADERS, ...fresh }, body: '{"id":99,"name":"Twin"}' }));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    expect(answers.filter((a) => a.status === 400).map((a) => a.json)).toEqual(Array(7).fill({ error: 400, message: '/plants: an item with id 99 already exists' }));
+  });
+
+  it('the primary writes the state file, whole, at shutdown', async () => {
+    expect((await cli.stop('SIGTERM')).code).toBe(0);
+    const saved = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(saved['/plants'].map((plant: { id: number }) => plant.id).sort((a: number, b: number) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 99]);
   });
 });

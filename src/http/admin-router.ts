@@ -25,7 +25,7 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
 
   router.get('/events', (req, res) => streamJournal(stub, req, res));
 
-  router.get('/requests', (req, res) => {
+  router.get('/requests', async (req, res) => {
     // A filter that cannot be applied is refused, never silently dropped (`?method=GET&method=POST`
     // would otherwise list everything, `?status=` nothing).
     for (const name of ['method', 'path', 'status']) {
@@ -33,19 +33,20 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
     }
     const status = req.query.status === undefined ? undefined : String(req.query.status);
     if (status !== undefined && !/^\d+$/.test(status)) return sendProblem(res, 400, 'status must be a whole number');
-    const requests = stub.requests({ method: text(req.query.method), path: text(req.query.path), status: status === undefined ? undefined : Number(status) });
-    // Journaled bodies keep their exact numbers (an int64 id above 2^53 stays as sent).
-    res.type('application/json').send(stringifyExact({ requests }, true));
+    const filter = { method: text(req.query.method), path: text(req.query.path), status: status === undefined ? undefined : Number(status) };
+    // Journaled bodies keep their exact numbers (an int64 id above 2^53 stays as sent); with
+    // --workers, every worker's entries.
+    res.type('application/json').send(await stub.wholeJournal(filter));
   });
-  router.delete('/requests', (_req, res) => {
-    stub.reset();
+  router.delete('/requests', async (_req, res) => {
+    await stub.changeEverywhere({ kind: 'reset' });
     res.status(204).end();
   });
   router.get('/warnings', (_req, res) => {
     res.json({ warnings: stub.state.compiled.warnings });
   });
-  router.get('/coverage', (_req, res) => {
-    res.json(stub.coverageReport());
+  router.get('/coverage', async (_req, res) => {
+    res.json(await stub.wholeCoverage());
   });
   router.get('/scenarios', (_req, res) => {
     const { compiled, scenarios, sticky } = stub.state;
@@ -58,16 +59,17 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
       })),
     });
   });
-  router.put('/scenario', express.json({ limit: '16kb' }), (req, res) => {
+  router.put('/scenario', express.json({ limit: '16kb' }), async (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
     if (typeof name !== 'string' || name === '') return sendProblem(res, 400, 'send {"name": "<scenario>"}');
-    if (!stub.useScenario(name)) {
+    if (!stub.scenarioNames().includes(name)) {
       return sendProblem(res, 404, `no operation has a scenario "${name}"`, { knownScenarios: stub.scenarioNames() });
     }
+    await stub.changeEverywhere({ kind: 'sticky', name });
     res.json({ sticky: name });
   });
-  router.delete('/scenario', (_req, res) => {
-    stub.clearScenario();
+  router.delete('/scenario', async (_req, res) => {
+    await stub.changeEverywhere({ kind: 'sticky', name: null });
     res.status(204).end();
   });
   router.get('/state', async (_req, res) => {
@@ -87,13 +89,16 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
     res.status(204).end();
   });
   router.post('/reload', async (_req, res) => {
-    const ok = await stub.reload();
+    const ok = await stub.changeEverywhere({ kind: 'reload' });
     if (ok) res.json({ reloaded: true });
     else sendProblem(res, 409, 'the spec or a fixture is broken; the last good version keeps serving (see the log)');
   });
   router.use((req, res) => sendProblem(res, 404, `no admin endpoint ${req.method} ${req.baseUrl}${req.path}`));
   // Express's error handler would print a stack trace; a malformed admin request is a 400.
-  router.use((error: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
+  router.use((error: { status?: number; type?: string; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    // Not the request's fault: the store or the other workers did not answer (a Redis server
+    // that is down, a worker that died mid-question). Retrying later may work.
+    if (error.status === undefined && error.type === undefined) return sendProblem(res, 503, `the stub's shared state did not answer: ${error.message ?? 'unknown error'}`);
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 400;
     sendProblem(res, status, status === 400 ? 'the request body is not valid JSON' : (error.message ?? 'bad request'));
   });

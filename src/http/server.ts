@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { resolveOptions, type StubOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import { Stub } from '../stub/stub.js';
+import type { ClusterLink } from '../stub/cluster-link.js';
 import type { CoverageReport } from '../record/coverage.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { InFlight } from './in-flight.js';
@@ -55,9 +56,15 @@ async function writeCoverage(file: string, report: string): Promise<void> {
   }
 }
 
-export async function startStub(options: StubOptions = {}): Promise<RunningStub> {
+/** What `--workers` adds to a worker's stub; not part of the public API. */
+export interface WorkerInternals {
+  /** The line to the cluster primary that makes the workers one server. */
+  link?: ClusterLink;
+}
+
+export async function startStub(options: StubOptions = {}, internals: WorkerInternals = {}): Promise<RunningStub> {
   const resolved = resolveOptions(options);
-  const stub = await Stub.create(resolved);
+  const stub = await Stub.create(resolved, internals.link ?? null);
   const inFlight = new InFlight();
   // Express serves only /__admin here. It loads once the server listens, so the API's first answer
   // never waits for it; an admin request in the first moments waits for it, then it is served

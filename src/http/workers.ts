@@ -1,28 +1,110 @@
-// --workers N: one port served by N processes through node:cluster, for machines with more cores.
-// Each worker has its own journal and coverage (they are per process, as the README says).
-import cluster from 'node:cluster';
-import type { StubOptions } from '../config/options.js';
+// --workers N: one port served by N processes through node:cluster, acting as one server. The
+// primary holds what they share (stateful mode's store, --state-file) and relays the admin API's
+// questions: a worker asked for the journal or coverage gets every worker's, an admin change
+// (sticky scenario, reload, journal reset) reaches every worker. A worker that dies is replaced
+// and logged; when they keep dying the primary exits non-zero, so a supervisor restarts the stub.
+import cluster, { type Worker } from 'node:cluster';
+import { DEFAULTS, type StubOptions } from '../config/options.js';
+import { ClusterHub } from '../stub/cluster-hub.js';
+import { ClusterLink } from '../stub/cluster-link.js';
+import type { Stub } from '../stub/stub.js';
 import { startStub } from './server.js';
 
+/** More deaths than this within DEATH_WINDOW_MS and the primary gives up (exit 1). */
+export const MAX_DEATHS = 5;
+export const DEATH_WINDOW_MS = 60_000;
+/** After SIGTERM, workers that have not finished their 5 s grace by then are killed. */
+const STOP_TIMEOUT_MS = 10_000;
+
 export async function runWorkers(count: number, options: StubOptions, exitWithError: (message: string) => never): Promise<void> {
-  if (cluster.isPrimary) {
-    if (options.port === 0) exitWithError('--workers needs a fixed --port (each worker would pick its own with 0)');
-    let listening = 0;
-    for (let i = 0; i < count; i++) cluster.fork();
-    cluster.on('message', (_worker, message: { listening?: string }) => {
-      if (message.listening && ++listening === count) process.stdout.write(`stub listening on ${message.listening} with ${count} workers\n`);
-    });
-    cluster.on('exit', (_worker, code) => {
-      if (code !== 0 && listening < count) exitWithError('a worker failed to start (see its message above)');
-    });
-    const stop = () => {
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-    return;
+  if (cluster.isPrimary) runPrimary(count, options, exitWithError);
+  else await runWorker(options);
+}
+
+function runPrimary(count: number, options: StubOptions, exitWithError: (message: string) => never): void {
+  const warn = (line: string) => void process.stderr.write(`${line}\n`);
+  let hub: ClusterHub;
+  try {
+    hub = new ClusterHub({ stateFile: options.stateFile, journalLimit: options.journalLimit ?? DEFAULTS.journalLimit, warn });
+  } catch (error) {
+    exitWithError(`${options.stateFile}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  const running = await startStub(options);
+  let announced = false;
+  let stopping = false;
+  /** 0 after SIGTERM, 1 when the workers kept dying. */
+  let exitCode = 0;
+  const listening = new Set<number>();
+  const deaths: number[] = [];
+
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    const link = hub.join(worker.id, (message) => worker.send(message));
+    worker.on('message', (message: { listening?: string }) => {
+      if (message?.listening === undefined) return link.receive(message);
+      listening.add(worker.id);
+      if (!announced && listening.size === count) {
+        announced = true;
+        process.stdout.write(`stub listening on ${message.listening} with ${count} workers\n`);
+      }
+    });
+    return worker;
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    hub.leave(worker.id);
+    listening.delete(worker.id);
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) finish(exitCode);
+      return;
+    }
+    if (!announced) exitWithError('a worker failed to start (see its message above)');
+    const now = Date.now();
+    deaths.push(now);
+    while (deaths[0] < now - DEATH_WINDOW_MS) deaths.shift();
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    if (deaths.length > MAX_DEATHS) {
+      warn(`worker ${worker.process.pid} ${how}; ${deaths.length} workers died within ${DEATH_WINDOW_MS / 1000} s, so the stub stops (exit code 1) for a supervisor to restart it`);
+      stopping = true;
+      exitCode = 1;
+      stopAll();
+      setTimeout(() => finish(exitCode), STOP_TIMEOUT_MS).unref();
+      if (Object.keys(cluster.workers ?? {}).length === 0) finish(exitCode);
+      return;
+    }
+    warn(`worker ${worker.process.pid} ${how}; starting another in its place`);
+    fork();
+  });
+
+  const stopAll = () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
+  };
+  const finish = (code: number) => {
+    hub.flush();
+    process.exit(code);
+  };
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    stopAll();
+    setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGKILL');
+    }, STOP_TIMEOUT_MS).unref();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  for (let i = 0; i < count; i++) fork();
+}
+
+async function runWorker(options: StubOptions): Promise<void> {
+  let stub: Stub | null = null;
+  const link = new ClusterLink((message) => process.send!(message), (op, arg) => {
+    if (!stub) throw new Error('this worker is still starting');
+    return stub.answerPrimary(op, arg);
+  });
+  process.on('message', (message) => link.receive(message));
+  process.on('disconnect', () => link.closed());
+  const running = await startStub(options, { link });
+  stub = running.stub;
   process.send?.({ listening: running.url });
   const stop = async () => {
     await running.close();

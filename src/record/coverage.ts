@@ -15,6 +15,19 @@ export interface CoverageReport {
   summary: { exercised: number; total: number; ratio: number };
 }
 
+/** A coverage's hits as plain rows (operation, status key or scenario name, hits), to add up those of several processes. */
+export interface CoverageCounts {
+  statuses: Array<[string, string, number]>;
+  scenarios: Array<[string, string, number]>;
+}
+
+/** The sum of several processes' counts (--workers: the whole server's coverage). */
+export function addCounts(parts: CoverageCounts[]): CoverageCounts {
+  const sum = new Coverage();
+  for (const part of parts) sum.add(part);
+  return sum.counts();
+}
+
 export class Coverage {
   /** `POST /plants` -> documented status key or scenario name -> hits. */
   private statusHits = new Map<string, Map<string, number>>();
@@ -32,6 +45,15 @@ export class Coverage {
   reset(): void {
     this.statusHits.clear();
     this.scenarioHits.clear();
+  }
+
+  counts(): CoverageCounts {
+    return { statuses: rows(this.statusHits), scenarios: rows(this.scenarioHits) };
+  }
+
+  add({ statuses, scenarios }: CoverageCounts): void {
+    for (const [operation, key, hits] of statuses) bump(this.statusHits, operation, key, hits);
+    for (const [operation, name, hits] of scenarios) bump(this.scenarioHits, operation, name, hits);
   }
 
   report(operations: CompiledOperation[], scenarios: ScenarioTable): CoverageReport {
@@ -59,10 +81,14 @@ export class Coverage {
   }
 }
 
-function bump(table: Map<string, Map<string, number>>, operation: string, key: string): void {
+function bump(table: Map<string, Map<string, number>>, operation: string, key: string, hits = 1): void {
   let row = table.get(operation);
   if (!row) table.set(operation, (row = new Map()));
-  row.set(key, (row.get(key) ?? 0) + 1);
+  row.set(key, (row.get(key) ?? 0) + hits);
+}
+
+function rows(table: Map<string, Map<string, number>>): Array<[string, string, number]> {
+  return [...table].flatMap(([operation, row]) => [...row].map(([key, hits]): [string, string, number] => [operation, key, hits]));
 }
 
 /** A short text table for the CLI's shutdown summary. */

@@ -21,6 +21,11 @@ export function readStateFile(file: string, resources: Resources): StoredState {
     if (code === 'ENOENT') return new Map();
     throw new ConfigError(file, `cannot be read (${code ?? (error as Error).message})`);
   }
+  return checkStateFile(file, text, resources);
+}
+
+/** The state a state file's text holds, checked against the document; a ConfigError naming the file when it is not one. */
+export function checkStateFile(file: string, text: string, resources: Resources): StoredState {
   const state = stateFromJson(text, resources);
   if (Array.isArray(state)) throw new ConfigError(file, `is not a state file: ${state.slice(0, 5).join('; ')}`);
   return state;

@@ -17,9 +17,16 @@ import { watchFiles } from './watch-files.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { compileResources } from '../openapi/compile-resources.js';
 import type { StoredState } from '../engine/answer-from-state.js';
-import { LocalStateStore, type StateStore } from './state-store.js';
-import { readStateFile, StateFileWriter } from './state-file.js';
+import { LocalStateStore, toEntries, type StateStore } from './state-store.js';
+import { checkStateFile, readStateFile, StateFileWriter } from './state-file.js';
 import { stateFromJson, stateToJson } from './state-document.js';
+import type { ClusterLink } from './cluster-link.js';
+import { LinkedStateStore } from './linked-state-store.js';
+import { stringifyExact } from '../shared/exact-json.js';
+import type { CoverageCounts } from '../record/coverage.js';
+
+/** An admin change that --workers makes on every worker (PUT/DELETE /__admin/scenario, DELETE /__admin/requests, POST /__admin/reload). */
+export type AdminChange = { kind: 'sticky'; name: string | null } | { kind: 'reset' } | { kind: 'reload' };
 
 export interface JournalWatcher {
   entry(entry: JournalEntry): void;
@@ -36,6 +43,8 @@ export class Stub {
   /** Stateful mode's resources; null when stateful mode is off. */
   private store: StateStore | null = null;
   private stateFile: StateFileWriter | null = null;
+  /** --workers: the line to the cluster primary, which makes the workers one server; null in a single process. */
+  private link: ClusterLink | null = null;
 
   private constructor(readonly options: ResolvedOptions, public state: EngineState, private readonly warn: (line: string) => void) {
     this.formatLine = requestLineFormatter(options.logFormat);
@@ -43,12 +52,16 @@ export class Stub {
   }
 
   /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
-  static async create(options: ResolvedOptions): Promise<Stub> {
+  static async create(options: ResolvedOptions, link: ClusterLink | null = null): Promise<Stub> {
     // Warnings (fixtures, reloads, self-check) are never silenced: without a log they go to stderr.
     const warn = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
     if (options.bundled) warn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec to serve yours`);
     const stub = new Stub(options, await loadState(options, warn), warn);
-    if (options.stateful) stub.useLocalStore();
+    stub.link = link;
+    if (options.stateful) {
+      if (link) await stub.useLinkedStore(link);
+      else stub.useLocalStore();
+    }
     if (options.watch) stub.stopWatching = watchFiles(options.spec, options.fixtures, () => void stub.reload());
     return stub;
   }
@@ -64,11 +77,29 @@ export class Stub {
     return stored instanceof Promise ? stored.then((state) => this.handleWith(request, state)) : this.handleWith(request, stored);
   }
 
-  private handleWith(request: StubRequest, stored: StoredState): StubResponse | Promise<StubResponse> {
+  private handleWith(request: StubRequest, stored: StoredState, tries = 3): StubResponse | Promise<StubResponse> {
     const response = handleRequest(this.state, request, stored);
     if (!response.stateChange) return response;
+    // Another process may have changed the same item since this one read the state (two workers
+    // creating one id): the store refuses the change, and the request is answered again from
+    // the state as it is now.
+    const retry = (applied: boolean) => applied || tries <= 1 ? response : this.handleAgain(request, tries - 1);
     const applied = this.store!.apply(response.stateChange);
-    return applied instanceof Promise ? applied.then(() => response) : response;
+    return applied instanceof Promise ? applied.then(retry) : retry(applied);
+  }
+
+  private async handleAgain(request: StubRequest, tries: number): Promise<StubResponse> {
+    return this.handleWith(request, await this.store!.read(), tries);
+  }
+
+  /** --workers: the primary's store; a --state-file is checked here (the primary knows no document) and handed over. */
+  private async useLinkedStore(link: ClusterLink): Promise<void> {
+    const text = (await link.ask('state.init')) as string | null;
+    if (text !== null) {
+      const state = checkStateFile(this.options.stateFile!, text, this.state.resources!);
+      await link.ask('state.replace', { entries: toEntries(state), initial: true });
+    }
+    this.store = new LinkedStateStore(link);
   }
 
   /** Stateful mode in this process; with --state-file, loaded from it now and written after changes. */
@@ -102,6 +133,54 @@ export class Stub {
 
   async clearState(): Promise<void> {
     await this.store?.replace(new Map());
+  }
+
+  /** Makes an admin change in this process; false when it could not be made (an unknown scenario, a broken reload). */
+  async changeHere(change: AdminChange): Promise<boolean> {
+    switch (change.kind) {
+      case 'sticky':
+        if (change.name === null) this.clearScenario();
+        return change.name === null || this.useScenario(change.name);
+      case 'reset':
+        this.reset();
+        return true;
+      case 'reload':
+        return this.reload();
+    }
+  }
+
+  /** Makes an admin change in the whole server: every worker with --workers, else this process. */
+  async changeEverywhere(change: AdminChange): Promise<boolean> {
+    if (!this.link) return this.changeHere(change);
+    return ((await this.link.ask('everywhere', change)) as boolean[]).every(Boolean);
+  }
+
+  /** The whole server's journal as GET /__admin/requests answers it (JSON text, numbers exact). */
+  async wholeJournal(filter: JournalFilter): Promise<string> {
+    if (!this.link) return stringifyExact({ requests: this.requests(filter) }, true);
+    return `{"requests":[${((await this.link.ask('journal', filter)) as string[]).join(',')}]}`;
+  }
+
+  /** The whole server's coverage: every worker's hits added up with --workers. */
+  async wholeCoverage(): Promise<CoverageReport> {
+    if (!this.link) return this.coverageReport();
+    const sum = new Coverage();
+    sum.add((await this.link.ask('coverage')) as CoverageCounts);
+    return sum.report(this.state.compiled.operations, this.state.scenarios);
+  }
+
+  /** Answers the cluster primary's questions to this worker (its part of the journal and coverage, an admin change). */
+  answerPrimary(op: string, arg: unknown): unknown {
+    switch (op) {
+      case 'journal.list':
+        return this.requests(arg as JournalFilter).map((entry) => [entry.time, stringifyExact(entry, true)]);
+      case 'coverage.counts':
+        return this.coverage.counts();
+      case 'do':
+        return this.changeHere(arg as AdminChange);
+      default:
+        throw new Error(`unknown question ${op}`);
+    }
   }
 
   /** Called once per answered request, after it was sent. */

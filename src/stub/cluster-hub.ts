@@ -1,0 +1,96 @@
+// --workers N: what the cluster primary keeps so the workers act as one server. It holds stateful
+// mode's store (and writes --state-file), and answers a worker that asks for the whole server's
+// journal or coverage, or for an admin change on every worker, by asking each worker in turn.
+// Each worker keeps recording its own requests: the hot path sends nothing over IPC.
+import { readFileSync } from 'node:fs';
+import type { StateChange } from '../engine/answer-from-state.js';
+import { ClusterLink, type Send } from './cluster-link.js';
+import { fromEntries, LocalStateStore, toEntries, type StateEntries } from './state-store.js';
+import { StateFileWriter } from './state-file.js';
+import { addCounts, type CoverageCounts } from '../record/coverage.js';
+
+export interface HubOptions {
+  stateFile: string | undefined;
+  journalLimit: number;
+  warn: (line: string) => void;
+}
+
+export class ClusterHub {
+  private readonly store: LocalStateStore;
+  private readonly file: StateFileWriter | null;
+  /** The state file's text until a worker has checked it against the document and stored it. */
+  private unchecked: string | null;
+  private readonly links = new Map<number, ClusterLink>();
+
+  constructor(private readonly options: HubOptions) {
+    this.store = new LocalStateStore(() => this.file?.changed());
+    this.file = options.stateFile === undefined ? null : new StateFileWriter(options.stateFile, () => this.store.read(), options.warn);
+    this.unchecked = options.stateFile === undefined ? null : readIfThere(options.stateFile);
+  }
+
+  /** A new worker: its link (feed it the worker's messages with `receive`). */
+  join(workerId: number, send: Send): ClusterLink {
+    const link = new ClusterLink(send, (op, arg) => this.answer(op, arg));
+    this.links.set(workerId, link);
+    return link;
+  }
+
+  leave(workerId: number): void {
+    this.links.get(workerId)?.closed();
+    this.links.delete(workerId);
+  }
+
+  /** Writes a waiting --state-file change now (at shutdown). */
+  flush(): void {
+    this.file?.flush();
+  }
+
+  private async answer(op: string, arg: unknown): Promise<unknown> {
+    switch (op) {
+      case 'state.init':
+        return this.unchecked;
+      case 'state.read':
+        return toEntries(this.store.read());
+      case 'state.apply':
+        return this.store.apply(arg as StateChange);
+      case 'state.replace': {
+        const { entries, initial } = arg as { entries: StateEntries; initial?: boolean };
+        // Every starting worker checks the file; the first to store it wins, later ones change nothing.
+        if (initial && this.unchecked === null) return false;
+        if (initial) this.unchecked = null;
+        this.store.replace(fromEntries(entries));
+        return true;
+      }
+      case 'journal':
+        return this.journal(arg);
+      case 'coverage':
+        return addCounts((await this.fromEach('coverage.counts')) as CoverageCounts[]);
+      case 'everywhere':
+        return this.fromEach('do', arg);
+      default:
+        throw new Error(`unknown question ${op}`);
+    }
+  }
+
+  /** Every worker's answer; a worker that cannot answer (it just died) is left out. */
+  private async fromEach(op: string, arg?: unknown): Promise<unknown[]> {
+    const answers = await Promise.allSettled([...this.links.values()].map((link) => link.ask(op, arg)));
+    return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
+  }
+
+  /** The workers' journals as one, oldest first, the newest --journal-limit kept: entries as JSON text. */
+  private async journal(filter: unknown): Promise<string[]> {
+    const parts = (await this.fromEach('journal.list', filter)) as Array<Array<[string, string]>>;
+    const merged = parts.flat().sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return merged.slice(Math.max(0, merged.length - this.options.journalLimit)).map(([, text]) => text);
+  }
+}
+
+function readIfThere(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

@@ -1,0 +1,97 @@
+// --workers N: the line between one worker and the cluster primary, over node:cluster's IPC
+// channel. A worker asks the primary (for the shared state, for the whole server's journal and
+// coverage, to change every worker at once), and the primary asks each worker (for its part of the
+// journal and coverage, to apply an admin change). Each question carries an id; its answer names it.
+
+/** What one side asks the other; `arg` is plain JSON. */
+export interface Question {
+  stub: 'ask';
+  id: number;
+  op: string;
+  arg?: unknown;
+}
+
+export interface Answer {
+  stub: 'answer';
+  id: number;
+  result?: unknown;
+  error?: string;
+}
+
+/** Sends one message to the other side (process.send in a worker, worker.send in the primary). */
+export type Send = (message: Question | Answer) => void;
+/** Answers a question; may be async. */
+export type Responder = (op: string, arg: unknown) => unknown;
+
+/** How long a question may wait for its answer before it fails (a worker that died mid-question). */
+const ANSWER_TIMEOUT_MS = 10_000;
+
+export function isClusterMessage(message: unknown): message is Question | Answer {
+  const marker = (message as { stub?: unknown } | null)?.stub;
+  return marker === 'ask' || marker === 'answer';
+}
+
+/** One side of the conversation: asks questions, answers the other side's. */
+export class ClusterLink {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+
+  constructor(private readonly send: Send, private readonly respond: Responder) {}
+
+  ask(op: string, arg?: unknown): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new Error(`no answer to ${op} within ${ANSWER_TIMEOUT_MS} ms`));
+      }, ANSWER_TIMEOUT_MS);
+      timer.unref();
+      this.waiting.set(id, { resolve, reject, timer });
+      try {
+        this.send({ stub: 'ask', id, op, arg });
+      } catch (error) {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        reject(error as Error);
+      }
+    });
+  }
+
+  /** Feeds a message from the other side in; anything that is not ours is ignored. */
+  receive(message: unknown): void {
+    if (!isClusterMessage(message)) return;
+    if (message.stub === 'answer') {
+      const waiter = this.waiting.get(message.id);
+      if (!waiter) return;
+      this.waiting.delete(message.id);
+      clearTimeout(waiter.timer);
+      if (message.error !== undefined) waiter.reject(new Error(message.error));
+      else waiter.resolve(message.result);
+      return;
+    }
+    const { id, op, arg } = message;
+    Promise.resolve()
+      .then(() => this.respond(op, arg))
+      .then(
+        (result) => this.trySend({ stub: 'answer', id, result }),
+        (error: unknown) => this.trySend({ stub: 'answer', id, error: (error as Error).message ?? String(error) }),
+      );
+  }
+
+  /** The other side went away: every open question fails now instead of at its timeout. */
+  closed(): void {
+    for (const [id, waiter] of this.waiting) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new Error('the other process is gone'));
+      this.waiting.delete(id);
+    }
+  }
+
+  private trySend(message: Answer): void {
+    try {
+      this.send(message);
+    } catch {
+      // The asker is gone; nobody waits for this answer.
+    }
+  }
+}
