@@ -53,6 +53,11 @@ const badRequest = (message: string): Pick<Case, 'status' | 'headersOut' | 'text
   headersOut: { 'content-type': JSON_TYPE },
   text: error(400, message),
 });
+const unsupported = (message: string): Pick<Case, 'status' | 'headersOut' | 'text'> => ({
+  status: 415,
+  headersOut: { 'content-type': JSON_TYPE },
+  text: error(415, message),
+});
 const echoed = (text: string): Pick<Case, 'status' | 'headersOut' | 'text'> => ({
   status: 200,
   headersOut: { 'content-type': JSON_TYPE, 'x-mock-scenario': 'echo' },
@@ -110,10 +115,10 @@ const BODY_FAILURES: Case[] = [
   { name: 'bytes that are not UTF-8 are refused', headers: JSON_HEADERS,
     body: Buffer.concat([Buffer.from('{"id":1,"name":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]),
     ...badRequest('/: the body is not valid UTF-8') },
-  { name: 'a text/plain body is refused, naming the accepted type', headers: { ...AUTH_HEADERS, 'content-type': 'text/plain' }, body: VALID,
-    ...badRequest('/: the content type "text/plain" is not accepted; send application/json') },
-  { name: 'a body without a content type is refused', headers: AUTH_HEADERS, body: Buffer.from(VALID),
-    ...badRequest('/: the content type is missing; send application/json') },
+  { name: 'a text/plain body is refused with 415, naming the accepted type', headers: { ...AUTH_HEADERS, 'content-type': 'text/plain' }, body: VALID,
+    ...unsupported('/: the content type "text/plain" is not accepted; send application/json') },
+  { name: 'a body without a content type is refused with 415', headers: AUTH_HEADERS, body: Buffer.from(VALID),
+    ...unsupported('/: the content type is missing; send application/json') },
   { name: 'a latin1 charset is refused: JSON bodies are UTF-8', headers: { ...AUTH_HEADERS, 'content-type': 'application/json; charset=latin1' }, body: VALID,
     ...badRequest('/: charset "latin1" is not supported; JSON bodies must be UTF-8') },
   { name: 'application/json; charset=utf-8 is accepted', headers: { ...AUTH_HEADERS, 'content-type': 'application/json; charset=utf-8' }, body: VALID,

@@ -1,8 +1,8 @@
 // Errors are data: a stage that refuses a request returns a Refusal, and `refusalResponse` is the
-// one place that turns it into HTTP. Refusals of the API's contract (401, 400, 413) take the
-// operation's documented error shape; refusals of the stub itself (404, 405, unknown scenario)
-// are problem+json, since the API does not describe them.
-import type { CompiledOperation } from '../openapi/compile-operations.js';
+// one place that turns it into HTTP. Refusals of the API's contract (401, 400, 413, 415, 422)
+// follow the operation's documented error response (shape, media type, headers); refusals of the
+// stub itself (404, 405, unknown scenario) are problem+json, since the API does not describe them.
+import { isJsonMediaType, type CompiledOperation } from '../openapi/compile-operations.js';
 import { problem } from '../openapi/error-renderer.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import type { StubResponse } from './stub-response.js';
@@ -45,10 +45,13 @@ export function refusalResponse(refusal: Refusal, operation: CompiledOperation |
   const rendered = ownError
     ? operation.renderError(refusal.status, refusal.message, refusal.violations)
     : problem(refusal.status, refusal.message, refusal.violations, refusal.extra);
+  // The refusal's own headers (WWW-Authenticate naming the scheme that failed) win over samples.
+  const headers: Record<string, string> = { ...rendered.headers, ...refusal.headers };
+  if (rendered.contentType !== null) headers['content-type'] = rendered.contentType;
   return {
     status: refusal.status,
-    headers: { 'content-type': rendered.contentType, ...refusal.headers },
-    body: JSON.stringify(rendered.body),
+    headers,
+    body: serialise(rendered.body, rendered.contentType),
     source: null,
     violations: refusal.violations.length > 0 ? refusal.violations : [refusal.message],
     selfCheck: [],
@@ -62,4 +65,11 @@ export function refusalResponse(refusal: Refusal, operation: CompiledOperation |
 /** The refusal of a body over the size limit; the adapter stopped reading it. */
 export function bodyTooLarge(limit: number): Refusal {
   return refuse(413, `the request body is larger than ${limit} bytes`, { headers: { connection: 'close' } });
+}
+
+/** JSON media types get JSON text; other media types (`text/plain`, `text/html`) get a text as it is. */
+function serialise(body: unknown, contentType: string | null): string {
+  if (body === undefined) return '';
+  if (typeof body === 'string' && contentType !== null && !isJsonMediaType(contentType)) return body;
+  return JSON.stringify(body);
 }

@@ -3,8 +3,12 @@
 import { isUtf8 } from 'node:buffer';
 import type { CompiledOperation, MediaPlan } from '../openapi/compile-operations.js';
 import { JsonSyntaxError, parseExactJson } from '../shared/exact-json.js';
-import { invalid, type Refusal } from './refusal.js';
+import { invalid, refuse, type Refusal } from './refusal.js';
 import type { ExactJson, StubRequest } from '../shared/plain-http.js';
+
+function unsupported(violations: string[]): Refusal {
+  return refuse(415, violations.join('; '), { violations });
+}
 
 function hasBom(body: Buffer): boolean {
   return body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
@@ -18,23 +22,34 @@ export function validateRequest(
   query: URLSearchParams,
 ): ExactJson | null | Refusal {
   const violations = operation.validateParameters(pathParams, query, request.headers);
-  const body = operation.body ? readBody(operation.body.required, operation.body.media, request, violations) : null;
-  return violations.length > 0 ? invalid(violations) : body;
+  const media = mediaOf(operation, request);
+  // A body the operation cannot take at all is 415 (RFC 9110 §15.5.16), naming what it takes.
+  if (typeof media === 'string') return unsupported([...violations, media]);
+  const body = operation.body ? readBody(operation.body.required, media, request, violations) : null;
+  return violations.length > 0 ? invalid(violations, operation.invalidStatus) : body;
 }
 
-function readBody(required: boolean, media: MediaPlan[], request: StubRequest, violations: string[]): ExactJson | null {
-  if (request.body.length === 0) {
+/**
+ * The documented media type the request's body is in: null when there is no body, a violation
+ * (text) when the operation documents no body or not this media type.
+ */
+function mediaOf(operation: CompiledOperation, request: StubRequest): MediaPlan | null | string {
+  if (request.body.length === 0) return null;
+  if (!operation.body || operation.body.media.length === 0) return '/: this operation takes no request body; send none';
+  const contentType = String(request.headers['content-type'] ?? '');
+  const plan = matchMedia(operation.body.media, contentType);
+  if (plan) return plan;
+  const accepted = operation.body.media.map((m) => m.type).join(', ');
+  return `/: the content type ${contentType === '' ? 'is missing' : `"${contentType}" is not accepted`}; send ${accepted}`;
+}
+
+function readBody(required: boolean, plan: MediaPlan | null, request: StubRequest, violations: string[]): ExactJson | null {
+  if (plan === null) {
     if (required) violations.push('/: a request body is required');
     return null;
   }
-  const contentType = String(request.headers['content-type'] ?? '');
-  const plan = matchMedia(media, contentType);
-  if (!plan) {
-    const accepted = media.map((m) => m.type).join(', ');
-    violations.push(`/: the content type ${contentType === '' ? 'is missing' : `"${contentType}" is not accepted`}; send ${accepted}`);
-    return null;
-  }
   if (!plan.json) return null; // non-JSON media are accepted as sent
+  const contentType = String(request.headers['content-type'] ?? '');
   const charset = /;\s*charset="?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {
     violations.push(`/: charset "${charset}" is not supported; JSON bodies must be UTF-8`);

@@ -9,8 +9,9 @@ import { RouteTable } from './route-table.js';
 import { DocumentWarnings, refuseWarnings, type DocumentWarning, type Warn } from './document-warnings.js';
 import { followRefs } from './follow-ref.js';
 import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
-import { deref as derefSchema, isSchema, schemaTypes, type Schema } from './schema-view.js';
-import { compileErrorRenderer, type ErrorRenderer } from './error-renderer.js';
+import { isSchema, type Schema } from './schema-view.js';
+import { compileParameters, type ParameterCheck } from './compile-parameters.js';
+import { compileErrorRenderer, invalidRequestStatus, type ErrorRenderer } from './error-renderer.js';
 import { escapePointerToken } from '../shared/json-pointer.js';
 import { ConfigError } from '../config/config-error.js';
 import { headerSafe } from './header-value.js';
@@ -64,17 +65,17 @@ export interface CompiledOperation {
   path: string;
   operationId: string | null;
   checkSecurity: SecurityCheck;
-  validateParameters: (pathParams: Record<string, string>, query: URLSearchParams, headers: StubHeaders) => string[];
+  validateParameters: ParameterCheck;
   body: BodyPlan | null;
   responses: Map<string, ResponsePlan>;
   /** The response a valid request gets by default: the lowest documented 2xx, else `default`. */
   success: ResponsePlan | null;
   /** Renders the error body for a status, following the operation's documented error shape. */
   renderError: ErrorRenderer;
+  /** The status of a request that breaks the contract: 400, or 422 where only that is documented. */
+  invalidStatus: number;
   generate: (pointer: string, key: string) => unknown;
 }
-
-type StubHeaders = Record<string, string | string[] | undefined>;
 
 export interface CompiledSpec {
   title: string;
@@ -137,6 +138,7 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
         responses,
         success: pickSuccess(responses),
         renderError: compileErrorRenderer(spec, responses, (p) => generator.generate(p, 'error')),
+        invalidStatus: invalidRequestStatus(responses),
         generate: (schemaPointer, requestKey) => generator.generate(schemaPointer, requestKey),
       };
       operations.push(compiled);
@@ -196,86 +198,6 @@ function serverBasePath(document: LoadedDocument['document']): string {
 function deref(spec: LoadedDocument, value: unknown, pointer: string): { value: Schema; pointer: string } {
   const target = followRefs(spec, value, pointer);
   return { value: isSchema(target.value) ? target.value : {}, pointer: target.pointer };
-}
-
-function compileParameters(
-  spec: LoadedDocument,
-  compiler: SchemaCompiler,
-  pathItem: { value: Schema; pointer: string },
-  pointer: string,
-  operation: Schema,
-): CompiledOperation['validateParameters'] {
-  // Operation-level parameters override path-level ones with the same name and location.
-  const byKey = new Map<string, { value: Schema; pointer: string }>();
-  const add = (list: unknown, listPointer: string) => {
-    if (!Array.isArray(list)) return;
-    list.forEach((entry, i) => {
-      const parameter = deref(spec, entry, `${listPointer}/${i}`);
-      if (typeof parameter.value.name === 'string' && typeof parameter.value.in === 'string') {
-        byKey.set(`${parameter.value.in}:${parameter.value.name}`, parameter);
-      }
-    });
-  };
-  add(pathItem.value.parameters, `${pathItem.pointer}/parameters`);
-  add(operation.parameters, `${pointer}/parameters`);
-
-  const locations = ['path', 'query', 'header'] as const;
-  // Built on first use, like the validators inside.
-  const compileChecks = () => locations.flatMap((location) => {
-    const parameters = [...byKey.values()].filter((p) => p.value.in === location && isSchema(p.value.schema));
-    if (parameters.length === 0) return [];
-    const properties: Record<string, object> = {};
-    const required: string[] = [];
-    for (const { value, pointer: at } of parameters) {
-      const name = String(value.name);
-      properties[name] = compiler.refTo(`${at}/schema`);
-      if (value.required === true || location === 'path') required.push(name);
-    }
-    // Draft-04 (OpenAPI 3.0) forbids an empty `required` list: leave it out when all are optional.
-    const validate = compiler.compileSchema(
-      { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
-      `/${location}`,
-      true,
-    );
-    const names = parameters.map((p) => ({ name: String(p.value.name), delimiter: arrayDelimiter(spec, p.value, location) }));
-    return [{ location, names, validate }];
-  });
-  if (![...byKey.values()].some((p) => isSchema(p.value.schema) && (locations as readonly unknown[]).includes(p.value.in))) return () => [];
-
-  let checks: ReturnType<typeof compileChecks> | null = null;
-  return (pathParams, query, headers) => {
-    checks ??= compileChecks();
-    const violations: string[] = [];
-    for (const { location, names, validate } of checks) {
-      const values: Record<string, unknown> = {};
-      for (const { name, delimiter } of names) {
-        const value = location === 'path' ? pathParams[name] : location === 'query' ? queryValue(query, name) : headers[name.toLowerCase()];
-        if (value !== undefined) values[name] = delimiter !== null && typeof value === 'string' ? value.split(delimiter) : value;
-      }
-      for (const violation of validate(values)) violations.push(violation);
-    }
-    return violations;
-  };
-}
-
-/**
- * How an array parameter arrives in one string (OpenAPI `style`/`explode`): `ids=1,2` for a form
- * query with `explode: false`, `1|2` for pipeDelimited, `1,2` in a path or header (simple). A
- * default (exploded) query array arrives as repeated keys instead, and needs no splitting.
- */
-function arrayDelimiter(spec: LoadedDocument, parameter: Schema, location: string): string | null {
-  if (!schemaTypes(derefSchema(spec, parameter.schema)).includes('array')) return null;
-  const style = typeof parameter.style === 'string' ? parameter.style : location === 'query' ? 'form' : 'simple';
-  const explode = typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form';
-  if (style === 'pipeDelimited') return '|';
-  if (style === 'spaceDelimited') return ' ';
-  if (style === 'simple') return ',';
-  return style === 'form' && !explode ? ',' : null;
-}
-
-function queryValue(query: URLSearchParams, name: string): string | string[] | undefined {
-  const all = query.getAll(name);
-  return all.length === 0 ? undefined : all.length === 1 ? all[0] : all;
 }
 
 function compileBody(spec: LoadedDocument, compiler: SchemaCompiler, raw: unknown, pointer: string): BodyPlan | null {
