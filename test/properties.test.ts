@@ -63,6 +63,7 @@ function expectDocumentedShape(answer: Answer, options: { steered: boolean }): u
     case 400:
     case 401:
     case 413:
+    case 415:
       expect(answer.contentType).toBe('application/json');
       expect(Object.keys(body).sort()).toEqual(['error', 'message']);
       if (answer.status === 400 && options.steered) expect(Number.isInteger(body.error) && Math.abs(body.error as number) < 2 ** 31).toBe(true);
