@@ -10,7 +10,7 @@ import { route } from './route.js';
 import type { ScenarioTable } from './scenario.js';
 import { selectResponse } from './select-response.js';
 import { selfCheck } from './self-check.js';
-import { stringifyExact } from '../shared/exact-json.js';
+import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
 import { answerFromState, type StoredState } from './answer-from-state.js';
 import type { Resources } from '../openapi/compile-resources.js';
@@ -77,7 +77,7 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   return {
     status: answer.status,
     headers,
-    body: answer.body === undefined ? '' : stringifyExact(answer.body, answer.exact),
+    body: answer.body === undefined ? '' : serializeBody(answer.body, answer.exact, answer.contentType),
     source: answer.source,
     violations: [],
     selfCheck: problems,

@@ -1,0 +1,22 @@
+// Turns an answer's body value into the bytes its media type calls for: JSON media types get JSON
+// (numbers kept exact), every other media type gets the value as its text, so a `text/plain`
+// example `pong` is sent as `pong`, not as the JSON string `"pong"`.
+import { isJsonMediaType } from '../openapi/compile-operations.js';
+import { stringifyExact } from '../shared/exact-json.js';
+
+export function serializeBody(body: unknown, exact: boolean, contentType: string | null): string {
+  if (contentType === null || isJsonMediaType(contentType)) return stringifyExact(body, exact);
+  return asText(body, exact);
+}
+
+/**
+ * A value as the text of a non-JSON body. Strings, numbers and booleans are their own text; an
+ * object or array has no text form of its own, so it is sent as JSON (Prism answers 500 there:
+ * a stub should still answer, and the self-check has already said the document is odd).
+ */
+function asText(body: unknown, exact: boolean): string {
+  if (typeof body === 'string') return body;
+  if (body === null) return '';
+  if (typeof body === 'object') return stringifyExact(body, exact);
+  return String(body);
+}
