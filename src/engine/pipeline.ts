@@ -56,8 +56,8 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   const body = validateRequest(operation, request, pathParams, query);
   if (isRefusal(body)) return refusalResponse(body, operation);
 
-  // 4. Select: scenario, Prefer, sticky scenario, or the documented success.
-  const selection = readSelection(request);
+  // 4. Select: scenario, Prefer (or Prism's query selectors), sticky scenario, or the documented success.
+  const selection = readSelection(request, query);
   if (isRefusal(selection)) return refusalResponse(selection, operation);
   const scenarios = state.scenarios.get(operation.key);
   //    Stateful mode: the stored resources answer a request that asked for nothing else.

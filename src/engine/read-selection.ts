@@ -1,5 +1,8 @@
 // Reads the headers a client uses to steer the stub (X-Mock-Scenario, Prefer, X-Mock-Delay,
-// X-Mock-Fault) into one plain value, so the selection stage never touches raw headers.
+// X-Mock-Fault) into one plain value, so the selection stage never touches raw headers. Prism's
+// query selectors (`?__code=404`, `?__example=cat`, `?__dynamic=true`) are aliases of the Prefer
+// preferences of the same names, so clients written against Prism work unchanged; where both are
+// sent, the Prefer header wins.
 import { refuse, SELECTION_ERROR_STATUS, type Refusal } from './refusal.js';
 import { FAULTS, isFault, type Fault } from '../shared/faults.js';
 import type { StubRequest } from '../shared/plain-http.js';
@@ -20,18 +23,25 @@ export interface Selection {
 
 const NONE: Selection = { scenario: null, code: null, example: null, dynamic: false, delayMs: null, fault: null };
 
-export function readSelection(request: StubRequest): Selection | Refusal {
+/** Prism's query selectors and the Prefer preference each one stands for. */
+const QUERY_SELECTORS = [['__code', 'code'], ['__example', 'example'], ['__dynamic', 'dynamic']] as const;
+
+export function readSelection(request: StubRequest, query: URLSearchParams): Selection | Refusal {
   const { headers } = request;
   const scenario = single(headers['x-mock-scenario']);
   const prefer = headers.prefer;
   const delay = single(headers['x-mock-delay']);
   const fault = single(headers['x-mock-fault']);
-  if (scenario === undefined && prefer === undefined && delay === undefined && fault === undefined) return NONE;
+  const selectors = request.rawQuery.includes('__') ? querySelectors(query) : [];
+  if (scenario === undefined && prefer === undefined && delay === undefined && fault === undefined && selectors.length === 0) return NONE;
 
   // A header that is there but blank is a mistake to report, not a request for the default answer.
   if (scenario !== undefined && scenario.trim() === '') return selectionError('X-Mock-Scenario is empty; name a scenario (GET /__admin/scenarios lists them)');
   const selection: Selection = { ...NONE, scenario: scenario?.trim() ?? null };
-  for (const [name, value] of preferences(prefer)) {
+  const preferred = [...preferences(prefer)];
+  // A query selector counts only where the Prefer header did not say the same thing.
+  const asked = [...preferred, ...selectors.filter(([name]) => !preferred.some(([given]) => given === name))];
+  for (const [name, value] of asked) {
     if (name === 'code') {
       if (!/^[1-5]\d\d$/.test(value)) return selectionError(`Prefer: code=${value} is not an HTTP status code`);
       selection.code = Number(value);
@@ -101,6 +111,16 @@ function nextOf(line: string, from: number, stops: string): number {
   let at = from;
   while (at < line.length && !stops.includes(line[at])) at++;
   return at;
+}
+
+/** `?__code=404&__example=cat` -> [['code','404'], ['example','cat']]. */
+function querySelectors(query: URLSearchParams): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  for (const [parameter, preference] of QUERY_SELECTORS) {
+    const value = query.get(parameter);
+    if (value !== null) found.push([preference, value.trim()]);
+  }
+  return found;
 }
 
 function single(value: string | string[] | undefined): string | undefined {
