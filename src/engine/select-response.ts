@@ -1,6 +1,6 @@
 // Stage 4: which response a valid request gets. In order: X-Mock-Scenario, Prefer (code, example,
 // dynamic), the sticky scenario set through /__admin, then the default: the documented success
-// response, echoing the request where it has a body.
+// response (else the first documented one), echoing the request where it has a body.
 import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
 import { refuse, SELECTION_ERROR_STATUS, type Refusal } from './refusal.js';
 import { documentedResponse } from '../openapi/documented-response.js';
@@ -51,7 +51,10 @@ export function selectResponse(
 }
 
 function defaultChoice(plan: ResponsePlan, hasJsonBody: boolean): Choice {
-  if (hasJsonBody && plan.project) return { kind: 'echo', plan, status: plan.status };
+  // Only a success echoes the request: an operation whose first documented answer is a 401 or a
+  // 302 answers that as documented, not with the request poured into it.
+  const succeeds = plan.key.startsWith('2') || plan.key === 'default';
+  if (hasJsonBody && plan.project && succeeds) return { kind: 'echo', plan, status: plan.status };
   const first = plan.examples.keys().next();
   if (!first.done) return { kind: 'example', plan, status: plan.status, name: first.value };
   return { kind: 'generated', plan, status: plan.status };

@@ -68,7 +68,7 @@ export interface CompiledOperation {
   validateParameters: ParameterCheck;
   body: BodyPlan | null;
   responses: Map<string, ResponsePlan>;
-  /** The response a valid request gets by default: the lowest documented 2xx, else `default`. */
+  /** The response a valid request gets by default: the lowest documented 2xx, else `default`, else the first documented. */
   success: ResponsePlan | null;
   /** Renders the error body for a status, following the operation's documented error shape. */
   renderError: ErrorRenderer;
@@ -322,9 +322,14 @@ function setAsideBrokenExamples(
   return { valid: examples, broken };
 }
 
+/**
+ * The lowest documented 2xx, else `default`, else the first documented response: an operation
+ * that only redirects (a 302 with its Location) or only refuses (a 401) answers that, as the API
+ * would, instead of a stub refusal.
+ */
 function pickSuccess(responses: Map<string, ResponsePlan>): ResponsePlan | null {
   const success = [...responses.values()].filter((plan) => plan.key.startsWith('2')).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return success[0] ?? responses.get('default') ?? null;
+  return success[0] ?? responses.get('default') ?? responses.values().next().value ?? null;
 }
 
 /** `200` -> 200, `4XX` -> 400, `default` -> 200 (it stands in for whatever the API answers). */
