@@ -9,6 +9,7 @@ import { readSelection, type Selection } from './read-selection.js';
 import { route } from './route.js';
 import type { ScenarioTable } from './scenario.js';
 import { selectResponse } from './select-response.js';
+import { negotiateMedia } from './negotiate-media.js';
 import { selfCheck } from './self-check.js';
 import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
@@ -64,7 +65,10 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   const action = stored && state.resources?.actions.get(operation.key);
   const fromState = action && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, request, pathParams, query, body) : null;
   if (isRefusal(fromState)) return refusalResponse(fromState, operation);
-  const choice = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null);
+  const selected = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null);
+  if (isRefusal(selected)) return refusalResponse(selected, operation);
+  //    Then the media type the client accepts, among those the chosen response documents.
+  const choice = 'answer' in selected ? selected : negotiateMedia(selected, request.headers.accept);
   if (isRefusal(choice)) return refusalResponse(choice, operation);
 
   // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
@@ -77,7 +81,7 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   return {
     status: answer.status,
     headers,
-    body: answer.body === undefined ? '' : serializeBody(answer.body, answer.exact, answer.contentType),
+    body: answer.body === undefined ? '' : serializeBody(answer.body, answer.exact, answer.contentType, answer.plan?.writeXml ?? null),
     source: answer.source,
     violations: [],
     selfCheck: problems,

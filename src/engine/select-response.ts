@@ -12,8 +12,10 @@ export type SourceKind = 'scenario' | 'example' | 'generated' | 'echo' | 'state'
 
 export type Choice =
   | { kind: 'scenario'; scenario: Scenario; plan: ResponsePlan | null }
-  | { kind: 'example'; plan: ResponsePlan; status: number; name: string }
-  | { kind: 'generated'; plan: ResponsePlan; status: number }
+  /** `asked`: the client named the example (Prefer: example); else it is the response's first. */
+  | { kind: 'example'; plan: ResponsePlan; status: number; name: string; asked: boolean }
+  /** `dynamic`: Prefer: dynamic=true, data generated from the schema alone, its example values set aside. */
+  | { kind: 'generated'; plan: ResponsePlan; status: number; dynamic: boolean }
   | { kind: 'echo'; plan: ResponsePlan; status: number };
 
 export function selectResponse(
@@ -42,7 +44,7 @@ export function selectResponse(
   const success = operation.success;
   if (selection.dynamic) {
     if (!success) return noSuccess(operation);
-    return { kind: 'generated', plan: success, status: success.status };
+    return { kind: 'generated', plan: success, status: success.status, dynamic: true };
   }
   const stickyScenario = sticky === null ? undefined : scenarios?.get(sticky);
   if (stickyScenario) return { kind: 'scenario', scenario: stickyScenario, plan: documentedResponse(operation.responses, stickyScenario.status) };
@@ -56,8 +58,8 @@ function defaultChoice(plan: ResponsePlan, hasJsonBody: boolean): Choice {
   const succeeds = plan.key.startsWith('2') || plan.key === 'default';
   if (hasJsonBody && plan.project && succeeds) return { kind: 'echo', plan, status: plan.status };
   const first = plan.examples.keys().next();
-  if (!first.done) return { kind: 'example', plan, status: plan.status, name: first.value };
-  return { kind: 'generated', plan, status: plan.status };
+  if (!first.done) return { kind: 'example', plan, status: plan.status, name: first.value, asked: false };
+  return { kind: 'generated', plan, status: plan.status, dynamic: false };
 }
 
 /** Prefer: code=N -> a fixture with that status, else the documented response's example, else generated. */
@@ -76,18 +78,19 @@ function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, S
     if (scenario.status === status && !scenario.delayMs && scenario.fault === null) return { kind: 'scenario', scenario, plan };
   }
   const first = plan.examples.keys().next();
-  if (!first.done) return { kind: 'example', plan, status, name: first.value };
-  return { kind: 'generated', plan, status };
+  if (!first.done) return { kind: 'example', plan, status, name: first.value, asked: false };
+  return { kind: 'generated', plan, status, dynamic: false };
 }
 
 /** Prefer: code=N, example=NAME -> that status's example of that name, else a scenario of that name and status. */
 function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number, name: string): Choice | Refusal {
   const plan = documentedResponse(operation.responses, status);
   if (!plan) return byStatus(operation, scenarios, status); // its failure lists the documented statuses
-  if (hasExample(plan, name)) return { kind: 'example', plan, status, name };
+  const variant = withExample(plan, name);
+  if (variant) return { kind: 'example', plan: variant, status, name, asked: true };
   const scenario = scenarios?.get(name);
   if (scenario && scenario.status === status) return { kind: 'scenario', scenario, plan };
-  const known = [...plan.examples.keys(), ...[...(scenarios?.values() ?? [])].filter((s) => s.status === status).map((s) => s.name)];
+  const known = [...mediaOf(plan).flatMap((v) => [...v.examples.keys()]), ...[...(scenarios?.values() ?? [])].filter((s) => s.status === status).map((s) => s.name)];
   return refuse(SELECTION_ERROR_STATUS, `no example or scenario "${name}" answers ${status} for ${operation.key}; known for ${status}: ${known.join(', ') || 'none'}`, {
     fromStub: true,
     extra: { knownExamples: known },
@@ -97,19 +100,30 @@ function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<st
 /** Prefer: example=NAME -> a named example of any documented response, else a scenario of that name. */
 function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, name: string): Choice | Refusal {
   const ordered = [operation.success, ...operation.responses.values()].filter((plan): plan is ResponsePlan => plan !== null);
-  for (const plan of ordered) if (hasExample(plan, name)) return { kind: 'example', plan, status: plan.status, name };
+  for (const plan of ordered) {
+    const variant = withExample(plan, name);
+    if (variant) return { kind: 'example', plan: variant, status: plan.status, name, asked: true };
+  }
   const scenario = scenarios?.get(name);
   if (scenario) return { kind: 'scenario', scenario, plan: documentedResponse(operation.responses, scenario.status) };
-  const known = [...new Set([...ordered.flatMap((plan) => [...plan.examples.keys()]), ...(scenarios?.keys() ?? [])])];
+  const known = [...new Set([...ordered.flatMap((plan) => mediaOf(plan).flatMap((v) => [...v.examples.keys()])), ...(scenarios?.keys() ?? [])])];
   return refuse(SELECTION_ERROR_STATUS, `unknown example "${name}" for ${operation.key}; known examples and scenarios: ${known.join(', ') || 'none'}`, {
     fromStub: true,
     extra: { knownExamples: known },
   });
 }
 
-/** Asked for by name, an example is served even when it breaks its schema (a warning at start). */
-function hasExample(plan: ResponsePlan, name: string): boolean {
-  return plan.examples.has(name) || plan.brokenExamples.has(name);
+/**
+ * The media type of the response that has an example of that name, its default one first. Asked
+ * for by name, an example is served even when it breaks its schema (a warning at start).
+ */
+function withExample(plan: ResponsePlan, name: string): ResponsePlan | undefined {
+  return mediaOf(plan).find((variant) => variant.examples.has(name) || variant.brokenExamples.has(name));
+}
+
+/** The response's media types, its default one first. */
+function mediaOf(plan: ResponsePlan): ResponsePlan[] {
+  return [plan, ...plan.variants.filter((variant) => variant !== plan)];
 }
 
 function noSuccess(operation: CompiledOperation): Refusal {

@@ -1,11 +1,14 @@
 // Turns an answer's body value into the bytes its media type calls for: JSON media types get JSON
-// (numbers kept exact), every other media type gets the value as its text, so a `text/plain`
-// example `pong` is sent as `pong`, not as the JSON string `"pong"`.
+// (numbers kept exact); XML media types get XML written from the value along the schema's `xml`
+// hints, unless the value is XML text already (a documented example); every other media type gets
+// the value as its text, so a `text/plain` example `pong` is sent as `pong`, not `"pong"`.
 import { isJsonMediaType } from '../openapi/compile-operations.js';
+import type { XmlWriter } from '../openapi/compile-xml.js';
 import { stringifyExact } from '../shared/exact-json.js';
 
-export function serializeBody(body: unknown, exact: boolean, contentType: string | null): string {
+export function serializeBody(body: unknown, exact: boolean, contentType: string | null, writeXml: XmlWriter | null): string {
   if (contentType === null || isJsonMediaType(contentType)) return stringifyExact(body, exact);
+  if (writeXml !== null && !(typeof body === 'string' && body.trimStart().startsWith('<'))) return writeXml(body);
   return asText(body, exact);
 }
 

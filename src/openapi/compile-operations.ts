@@ -3,6 +3,7 @@
 // happens once at start-up (and on reload); a request only looks things up.
 import { compileSecurity, type SecurityCheck } from './compile-security.js';
 import { compileProjection, type Projection } from './compile-projection.js';
+import { compileXmlWriter, isXmlMediaType, type XmlWriter } from './compile-xml.js';
 import { createDataGenerator } from '../generate/data-generator.js';
 import type { LoadedDocument } from './load-document.js';
 import { RouteTable } from './route-table.js';
@@ -45,10 +46,15 @@ export interface ResponsePlan {
   key: string;
   /** The status sent when this response is chosen: its code, `4XX` -> 400, `default` -> 200. */
   status: number;
+  /** The media type as documented; null when the response documents no content. */
   contentType: string | null;
+  /** Whether the media type is JSON (`application/json`, `*+json`): sent as JSON, else as text. */
+  json: boolean;
   schemaPointer: string | null;
   validateBody: Validator | null;
   project: Projection | null;
+  /** For XML media types: writes a value as XML following the schema's `xml` hints. */
+  writeXml: XmlWriter | null;
   /** Named examples of this response that fit its schema (`default` for a single `example`). */
   examples: Map<string, unknown>;
   /** Examples that break the response's own schema: a warning at start, served only when asked for by name. */
@@ -56,6 +62,12 @@ export interface ResponsePlan {
   headers: HeaderPlan[];
   /** The documented headers with their sample values, sent with every answer of this response. */
   sampleHeaders: Readonly<Record<string, string>>;
+  /**
+   * Every media type of this response in document order, each a plan of its own sharing key,
+   * status and headers (empty when no content is documented). The plan in `responses` is the
+   * default one: the JSON media type, else the first.
+   */
+  variants: ResponsePlan[];
 }
 
 export interface CompiledOperation {
@@ -219,31 +231,50 @@ function compileBody(spec: LoadedDocument, compiler: SchemaCompiler, raw: unknow
 function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string, generate: (pointer: string) => unknown, warn: Warn): ResponsePlan {
   const response = deref(spec, raw, pointer);
   const content = isSchema(response.value.content) ? response.value.content : {};
-  const types = Object.keys(content);
-  const contentType = types.find(isJsonMediaType) ?? types[0] ?? null;
-  const media = contentType ? (content[contentType] as Schema) : null;
-  const schemaPointer = media && media.schema !== undefined ? `${response.pointer}/content/${escapePointerToken(contentType!)}/schema` : null;
-  const json = contentType !== null && isJsonMediaType(contentType);
   const headers = compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`, generate);
+  const shared = {
+    key,
+    status: statusFor(key),
+    headers,
+    sampleHeaders: Object.freeze(Object.fromEntries(headers.filter((h) => h.sample !== null).map((h) => [h.name, h.sample!]))),
+  };
+  const variants = Object.entries(content).map(([type, media]) => compileMedia(spec, compiler, shared, type, isSchema(media) ? media : {}, response.pointer, warn));
+  const variant = variants.find((v) => isJsonMediaType(v.contentType!)) ?? variants[0] ?? compileMedia(spec, compiler, shared, null, null, response.pointer, warn);
+  for (const v of variants) v.variants = variants;
+  return variant;
+}
+
+/** One media type of a response: its schema, validator, projection and examples. */
+function compileMedia(
+  spec: LoadedDocument,
+  compiler: SchemaCompiler,
+  shared: Pick<ResponsePlan, 'key' | 'status' | 'headers' | 'sampleHeaders'>,
+  contentType: string | null,
+  media: Schema | null,
+  responsePointer: string,
+  warn: Warn,
+): ResponsePlan {
+  const schemaPointer = media && media.schema !== undefined ? `${responsePointer}/content/${escapePointerToken(contentType!)}/schema` : null;
+  const json = contentType !== null && isJsonMediaType(contentType);
   const validateBody = json && schemaPointer ? compiler.compile(schemaPointer) : null;
   // Checking examples compiles the response's validator, so it happens on first use of the examples.
   let sorted: { valid: Map<string, unknown>; broken: Map<string, unknown> } | null = null;
   const sortExamples = () => (sorted ??= setAsideBrokenExamples(spec.file, collectExamples(spec, media), validateBody, schemaPointer, warn));
   return {
-    key,
-    status: statusFor(key),
+    ...shared,
     contentType,
+    json,
     schemaPointer,
     validateBody,
     project: json && media?.schema !== undefined ? compileProjection(spec, media.schema) : null,
+    writeXml: contentType !== null && isXmlMediaType(contentType) ? compileXmlWriter(spec, media?.schema ?? {}) : null,
     get examples() {
       return sortExamples().valid;
     },
     get brokenExamples() {
       return sortExamples().broken;
     },
-    headers,
-    sampleHeaders: Object.freeze(Object.fromEntries(headers.filter((h) => h.sample !== null).map((h) => [h.name, h.sample!]))),
+    variants: [],
   };
 }
 

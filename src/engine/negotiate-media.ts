@@ -1,0 +1,70 @@
+// Stage 4b: which documented media type answers, from the request's `Accept` (q-values, wildcards,
+// parameters; jshttp's negotiator does the ranking). Without `Accept`, or when the client takes
+// every documented type alike (`*/*`, what fetch sends), the response's default media type
+// answers: its JSON one, else its first. Nothing acceptable is a 406 naming what is documented.
+import Negotiator from 'negotiator';
+import type { ResponsePlan } from '../openapi/compile-operations.js';
+import { refuse, type Refusal } from './refusal.js';
+import type { Choice } from './select-response.js';
+
+export function negotiateMedia(choice: Choice, accept: string | string[] | undefined): Choice | Refusal {
+  // A scenario is its fixture's own answer; the client asked for it by name.
+  if (choice.kind === 'scenario') return choice;
+  const { plan } = choice;
+  const header = Array.isArray(accept) ? accept.join(', ') : accept;
+  // No content documented (a 204): nothing to negotiate, whatever the client accepts.
+  if (header === undefined || header.trim() === '' || plan.variants.length === 0) return choice;
+  const ranked = rank(plan, header);
+  const named = choice.kind === 'example' && choice.asked ? choice.name : null;
+  // A named example lives in one media type: the best acceptable one that has it.
+  const variant = named === null ? ranked[0] : ranked.find((candidate) => hasExample(candidate, named));
+  if (variant === undefined) {
+    const documented = plan.variants.map((v) => v.contentType);
+    const what = named === null ? '' : ` with an example "${named}"`;
+    return refuse(406, `no documented media type${what} of this response is acceptable for Accept: ${header}; documented: ${documented.join(', ')}`, {
+      fromStub: true,
+      extra: { documentedMediaTypes: documented },
+    });
+  }
+  if (variant === plan) return choice;
+  return onVariant(choice, variant);
+}
+
+/** The response's media types the client accepts, best first. */
+function rank(plan: ResponsePlan, header: string): ResponsePlan[] {
+  // The default variant is listed first, so that it wins every tie (`*/*`, `application/*`).
+  const byType = new Map<string, ResponsePlan>();
+  for (const variant of [plan, ...plan.variants]) if (!byType.has(variant.contentType!)) byType.set(variant.contentType!, variant);
+  const concrete = [...byType.keys()].filter((type) => !type.includes('*'));
+  let accepted = new Negotiator({ headers: { accept: header } }).mediaTypes(concrete);
+  // `application/vnd.x+json; version=1` asks for a parameter the document does not list: as
+  // Prism does, the parameters (q aside) are dropped and the types compared again.
+  if (accepted.length === 0 && header.includes(';')) accepted = new Negotiator({ headers: { accept: withoutParameters(header) } }).mediaTypes(concrete);
+  // A documented wildcard (`*/*`, `application/*`) stands for any type, so it is acceptable to all.
+  const wildcards = [...byType.keys()].filter((type) => type.includes('*'));
+  return [...accepted, ...wildcards].map((type) => byType.get(type)!);
+}
+
+/** `a/b; v=1; q=0.5, c/d; x=y` -> `a/b;q=0.5, c/d`. */
+function withoutParameters(header: string): string {
+  return header.split(',').map((range) => {
+    const [type, ...parameters] = range.split(';');
+    const q = parameters.find((parameter) => /^\s*q\s*=/i.test(parameter));
+    return q === undefined ? type.trim() : `${type.trim()};${q.trim()}`;
+  }).join(', ');
+}
+
+function hasExample(plan: ResponsePlan, name: string): boolean {
+  return plan.examples.has(name) || plan.brokenExamples.has(name);
+}
+
+/** The same choice made again on another media type of the same response. */
+function onVariant(choice: Exclude<Choice, { kind: 'scenario' }>, variant: ResponsePlan): Choice {
+  const { status } = choice;
+  if (choice.kind === 'example' && choice.asked) return { ...choice, plan: variant };
+  if (choice.kind === 'generated' && choice.dynamic) return { ...choice, plan: variant };
+  if (choice.kind === 'echo' && variant.project) return { kind: 'echo', plan: variant, status };
+  const first = variant.examples.keys().next();
+  if (!first.done) return { kind: 'example', plan: variant, status, name: first.value, asked: false };
+  return { kind: 'generated', plan: variant, status, dynamic: false };
+}

@@ -1,0 +1,137 @@
+// XML answers for `application/xml`, `text/xml` and `*+xml` media types: a value (an example or
+// generated data) is written as XML following the schema's `xml` hints: `name`, `attribute`,
+// `wrapped`, `prefix` and `namespace`. fast-xml-parser's XMLBuilder writes the text (escaping,
+// attributes); this module only decides the element tree. Plans are compiled at start-up, lazily
+// below the root so recursive schemas cost nothing until a value goes that deep.
+import { XMLBuilder } from 'fast-xml-parser';
+import type { LoadedDocument } from './load-document.js';
+import { deref, isSchema, objectView, schemaTypes, type Schema } from './schema-view.js';
+import { setOwn } from '../shared/json-value.js';
+
+/** Writes one body value as an XML document. */
+export type XmlWriter = (value: unknown) => string;
+
+const ATTRIBUTE = '@_';
+const TEXT = '#text';
+const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: ATTRIBUTE, textNodeName: TEXT, suppressBooleanAttributes: false });
+
+export function isXmlMediaType(type: string): boolean {
+  const base = type.split(';')[0].trim().toLowerCase();
+  return base === 'application/xml' || base === 'text/xml' || base.endsWith('+xml');
+}
+
+/** A writer for the schema at `schema` (the media type's `schema`, possibly a `$ref`). */
+export function compileXmlWriter(spec: LoadedDocument, schema: unknown): XmlWriter {
+  const nodes = new XmlNodes(spec);
+  // The root element: the schema's xml.name, else the component it names (`#/components/schemas/Pet`
+  // -> `Pet`, as OpenAPI's own XML examples and Swagger UI do), else `xml`.
+  const root = nodes.node(schema, componentName(schema) ?? 'xml');
+  return (value) => {
+    const declarations: Record<string, unknown> = {};
+    const built = root.build(value, declarations);
+    return builder.build({ [root.name]: withAttributes(built, declarations) });
+  };
+}
+
+function componentName(schema: unknown): string | undefined {
+  if (!isSchema(schema) || typeof schema.$ref !== 'string') return undefined;
+  return /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+class XmlNodes {
+  private readonly memo = new Map<Schema, Map<string, XmlNode>>();
+  constructor(readonly spec: LoadedDocument) {}
+
+  /** The node of a schema met under `fallbackName` (a property name, or the root's name). */
+  node(raw: unknown, fallbackName: string): XmlNode {
+    const hints = xmlHints(raw) ?? xmlHints(deref(this.spec, raw));
+    const schema = deref(this.spec, raw);
+    const name = qualified(typeof hints?.name === 'string' ? hints.name : fallbackName, hints);
+    let byName = this.memo.get(schema);
+    if (!byName) this.memo.set(schema, (byName = new Map()));
+    const known = byName.get(name);
+    if (known) return known;
+    const node = new XmlNode(this, schema, name, hints);
+    byName.set(name, node);
+    return node;
+  }
+}
+
+/** One element (or attribute) of the tree: what a schema says about its XML form. */
+class XmlNode {
+  readonly attribute: boolean;
+  readonly wrapped: boolean;
+  private readonly namespace: string | undefined;
+  private children?: Map<string, XmlNode>;
+  private itemNode?: XmlNode;
+
+  constructor(private readonly nodes: XmlNodes, private readonly schema: Schema, readonly name: string, hints: Schema | undefined) {
+    this.attribute = hints?.attribute === true;
+    this.wrapped = hints?.wrapped === true;
+    this.namespace = typeof hints?.namespace === 'string' ? hints.namespace : undefined;
+  }
+
+  /**
+   * The builder's form of `value` for this element. Attributes (and the namespace declaration)
+   * are set on `element`'s parent record by the caller; here they go into the returned record.
+   */
+  build(value: unknown, declarations: Record<string, unknown>): unknown {
+    if (this.namespace !== undefined) declarations[`${ATTRIBUTE}${this.name.includes(':') ? `xmlns:${this.name.split(':')[0]}` : 'xmlns'}`] = this.namespace;
+    if (Array.isArray(value)) return { [this.items().name]: value.map((item) => this.items().build(item, {})) };
+    if (value === null || typeof value !== 'object') return value === null ? '' : value;
+    const element: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      const node = this.child(key);
+      if (node.attribute && (child === null || typeof child !== 'object')) {
+        setOwn(element, `${ATTRIBUTE}${node.name}`, child);
+      } else if (Array.isArray(child) && !node.wrapped) {
+        // An unwrapped array is its items repeated in place, named as the items say, else as the property.
+        const items = node.items(node.name);
+        const built = child.map((item) => items.build(item, {}));
+        setOwn(element, items.name, Object.hasOwn(element, items.name) ? [...[element[items.name]].flat(), ...built] : built);
+      } else {
+        const attributes: Record<string, unknown> = {};
+        const built = node.build(child, attributes);
+        setOwn(element, node.name, withAttributes(built, attributes));
+      }
+    }
+    Object.assign(element, declarations);
+    for (const key of Object.keys(declarations)) delete declarations[key];
+    return element;
+  }
+
+  private child(key: string): XmlNode {
+    this.children ??= new Map([...(objectView(this.nodes.spec, this.schema)?.properties ?? [])].map(([name, property]) => [name, this.nodes.node(property, xmlName(name))]));
+    let node = this.children.get(key);
+    if (!node) this.children.set(key, (node = this.nodes.node({}, xmlName(key))));
+    return node;
+  }
+
+  /** The node of this array's items: named by their xml.name, else their component, else `fallback`. */
+  items(fallback = this.name): XmlNode {
+    if (this.itemNode) return this.itemNode;
+    const items = schemaTypes(this.schema).includes('array') || this.schema.items !== undefined ? this.schema.items : undefined;
+    this.itemNode = this.nodes.node(items ?? {}, componentName(items) ?? fallback);
+    return this.itemNode;
+  }
+}
+
+/** `built` with attributes added: into its record, or beside its text. */
+function withAttributes(built: unknown, attributes: Record<string, unknown>): unknown {
+  if (Object.keys(attributes).length === 0) return built;
+  return built !== null && typeof built === 'object' && !Array.isArray(built) ? { ...built, ...attributes } : { [TEXT]: built, ...attributes };
+}
+
+function xmlHints(schema: unknown): Schema | undefined {
+  return isSchema(schema) && isSchema(schema.xml) ? schema.xml : undefined;
+}
+
+function qualified(name: string, hints: Schema | undefined): string {
+  return typeof hints?.prefix === 'string' && hints.prefix !== '' ? `${xmlName(hints.prefix)}:${xmlName(name)}` : xmlName(name);
+}
+
+/** A key as an XML name: characters a name cannot hold become `_`, and it starts with a letter or `_`. */
+function xmlName(key: string): string {
+  const name = key.replace(/[^\p{L}\p{N}_.-]/gu, '_');
+  return /^[\p{L}_]/u.test(name) ? name : `_${name}`;
+}
