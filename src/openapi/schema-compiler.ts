@@ -14,6 +14,7 @@ import { RE2JS } from 're2js';
 import { EXACT_INTEGER, validationCopy } from './validation-copy.js';
 import type { Warn } from './document-warnings.js';
 import { followRefs } from './follow-ref.js';
+import { uniqueItemsKeyword } from './unique-items-keyword.js';
 
 // CommonJS default exports, seen through NodeNext's ESM interop.
 const AjvDraft04 = AjvDraft04Module as unknown as { default: new (options: AjvOptions) => Ajv };
@@ -191,6 +192,7 @@ function createAjv(spec: LoadedDocument, copy: object, coerceTypes: boolean): Aj
   // OpenAPI's numeric and binary formats: ranges are checked exactly by EXACT_INTEGER below.
   for (const format of ['int32', 'int64', 'float', 'double', 'binary', 'password']) ajv.addFormat(format, true);
   ajv.addKeyword(exactIntegerKeyword);
+  ajv.addKeyword(uniqueItemsKeyword);
   ajv.addSchema(unwalked(copy), SPEC_ID);
   return ajv;
 }

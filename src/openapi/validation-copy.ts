@@ -9,6 +9,7 @@ import { escapePointerToken } from '../shared/json-pointer.js';
 import { isObject } from '../shared/json-value.js';
 import type { OpenApiVersion } from './load-document.js';
 import type { Warn } from './document-warnings.js';
+import { UNIQUE_ITEMS } from './unique-items-keyword.js';
 
 /** Keys whose value maps names to things (property names, status codes, media types, paths…). */
 const NAME_MAPS = new Set([
@@ -53,6 +54,9 @@ export function validationCopy(document: object, version: OpenApiVersion, file: 
           continue;
         }
         copy[key] = value;
+      } else if (key === 'uniqueItems') {
+        // Ajv's own check is quadratic on arrays of objects; ours is linear (unique-items-keyword.ts).
+        if (value === true) copy[UNIQUE_ITEMS] = true;
       } else if (key === 'pattern' && typeof value === 'string' && !memo(linearTime, value, linearTimePattern)) {
         warn(at, 'unsupported pattern', `the pattern ${JSON.stringify(value)} needs backtracking (lookaround or backreferences) or is not valid; it is not enforced`);
       } else if (NAME_MAPS.has(key) && isObject(value)) {
