@@ -13,6 +13,7 @@ import { load as parseYaml } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, startStub, type RunningStub } from '../src/index.js';
 import { request } from './helpers/http.js';
+import { pollUntil } from './helpers/poll.js';
 import { createPlant, JSON_HEADERS, PROBLEM_TYPE } from './helpers/plant.js';
 
 // CommonJS default export, seen through NodeNext's ESM interop.
@@ -58,17 +59,6 @@ async function start(options: Parameters<typeof startStub>[0]): Promise<RunningS
  */
 function unprocessable(detail: string): Record<string, unknown> {
   return { type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail };
-}
-
-/** Polls `probe` until `done` holds or `timeoutMs` passes; returns the last value. */
-async function pollUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, everyMs));
-    value = await probe();
-  }
-  return value;
 }
 
 afterAll(async () => {
@@ -517,9 +507,9 @@ describe('fixtures are checked against the spec at start-up', () => {
   });
 });
 
-describe('hot reload', () => {
-  // Reloads are debounced (100 ms) after a file event; 3 s is ample even on a loaded CI machine.
-  const PICKUP_MS = 3_000;
+describe('hot reload', { timeout: 30_000 }, () => {
+  // A reload waits for a quiet second after the last write; 8 s is ample even on a loaded CI machine.
+  const PICKUP_MS = 8_000;
 
   async function workspace(): Promise<{ dir: string; spec: string; fixture: string; lines: string[]; stub: RunningStub }> {
     const dir = await tempDir();

@@ -20,6 +20,8 @@ export interface LoadedDocument {
   document: OpenApiDocument;
   /** Resolves an internal reference (`#/components/schemas/Plant`) to its target. */
   resolveRef(ref: string): unknown;
+  /** Every file the document was read from: the spec and each file reached by `$ref` (absolute). */
+  files: string[];
 }
 
 export interface OpenApiDocument {
@@ -46,7 +48,7 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
   if (written === 'Swagger 2.0') parsed = await fromSwagger2(file, parsed);
   const version = written === 'OpenAPI 3.2' ? '3.1' : checkVersion(file, parsed);
   const refs = internalRefs(parsed);
-  const document = refs ? parsed : await bundle(file, path, parsed);
+  const { document, files } = refs ? { document: parsed, files: [path] } : await bundle(file, path, parsed);
   // The bundler refuses references to nothing itself.
   if (refs) checkInternalRefs(file, document, refs);
   return {
@@ -55,6 +57,7 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
     ...(written ? { convertedFrom: written } : {}),
     document,
     resolveRef: (ref) => resolveInternalRef(document, ref),
+    files,
   };
 }
 
@@ -62,12 +65,14 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
  * Files reached by `$ref` are bundled into the document by json-schema-ref-parser. A document
  * without them skips it: bundling GitHub's (13 MB, internal references only) took 1.1 s.
  */
-async function bundle(file: string, path: string, parsed: OpenApiDocument): Promise<OpenApiDocument> {
+async function bundle(file: string, path: string, parsed: OpenApiDocument): Promise<{ document: OpenApiDocument; files: string[] }> {
+  const parser = new $RefParser();
   try {
-    return (await new $RefParser().bundle(path, parsed, {
+    const document = (await parser.bundle(path, parsed, {
       mutateInputSchema: true,
       resolve: { http: false },
     })) as OpenApiDocument;
+    return { document, files: parser.$refs.paths('file') };
   } catch (error) {
     throw new ConfigError(file, `unresolvable $ref: ${firstLine((error as Error).message)}`);
   }

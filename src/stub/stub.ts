@@ -13,7 +13,7 @@ import { summarizeWarnings } from '../openapi/document-warnings.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import type { StubRequest } from '../shared/plain-http.js';
 import type { StubResponse } from '../engine/stub-response.js';
-import { watchFiles } from './watch-files.js';
+import { watchFiles, type FileWatch, type WatchTargets } from './watch-files.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { compileResources } from '../openapi/compile-resources.js';
 import type { StoredState } from '../engine/answer-from-state.js';
@@ -36,7 +36,9 @@ export interface JournalWatcher {
 export class Stub {
   readonly journal: Journal;
   readonly coverage = new Coverage();
-  private stopWatching: () => void = () => {};
+  private fileWatch: FileWatch | null = null;
+  /** The files the spec was last read from (itself and what it reaches by `$ref`): what the watch follows. */
+  private specFiles: string[] = [];
   private reloading: Promise<void> = Promise.resolve();
   private readonly watchers = new Set<JournalWatcher>();
   private readonly formatLine: RequestLineFormatter;
@@ -56,13 +58,15 @@ export class Stub {
     // Warnings (fixtures, reloads, self-check) are never silenced: without a log they go to stderr.
     const warn = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
     if (options.bundled) warn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec to serve yours`);
-    const stub = new Stub(options, await loadState(options, warn), warn);
+    let specFiles: string[] = [];
+    const stub = new Stub(options, await loadState(options, warn, (files) => (specFiles = files)), warn);
+    stub.specFiles = specFiles;
     stub.link = link;
     if (options.stateful) {
       if (link) await stub.useLinkedStore(link);
       else stub.useLocalStore();
     }
-    if (options.watch) stub.stopWatching = watchFiles(options.spec, options.fixtures, () => void stub.reload());
+    if (options.watch) stub.fileWatch = watchFiles(stub.watchTargets(), () => void stub.reload());
     return stub;
   }
 
@@ -251,7 +255,7 @@ export class Stub {
 
   private async reloadNow(): Promise<boolean> {
     try {
-      const loaded = await loadState(this.options, this.warn);
+      const loaded = await loadState(this.options, this.warn, (files) => (this.specFiles = files));
       // The sticky scenario is decided now, against the current state: a PUT or DELETE of
       // /__admin/scenario made while the files were loading is kept.
       this.state = { ...loaded, sticky: this.keptSticky(loaded) };
@@ -261,7 +265,15 @@ export class Stub {
       const message = error instanceof ConfigError ? error.message : `reload failed: ${(error as Error).message}`;
       this.warn(`reload refused, still serving the last good version: ${message}`);
       return false;
+    } finally {
+      // The $ref'd files may have changed, and a fixtures folder made after the start is watched
+      // from here on (the watch also notices one by itself).
+      this.fileWatch?.update(this.watchTargets());
     }
+  }
+
+  private watchTargets(): WatchTargets {
+    return { files: [this.options.spec, ...this.specFiles], folder: this.options.fixtures };
   }
 
   private keptSticky(loaded: EngineState): string | null {
@@ -275,13 +287,15 @@ export class Stub {
 
   close(): void {
     this.endJournalWatchers();
-    this.stopWatching();
+    this.fileWatch?.close();
     this.stateFile?.flush();
   }
 }
 
-async function loadState(options: ResolvedOptions, log: (line: string) => void): Promise<EngineState> {
+/** Loads spec and fixtures; `specFilesRead` hears which files the spec was read from, even if a later step fails. */
+async function loadState(options: ResolvedOptions, log: (line: string) => void, specFilesRead: (files: string[]) => void): Promise<EngineState> {
   const spec = await loadDocument(options.spec);
+  specFilesRead(spec.files);
   // The generator's libraries take about 25 ms to load; loading them before compiling means no
   // request (and no compile step that samples headers) ever waits for them or runs twice.
   await loadGeneratorLibraries();

@@ -1,42 +1,154 @@
-// Live reload's eyes: watches the spec's folder (editors replace a file on save rather than write
-// it, so watching the file itself would stop after the first save) and the fixtures folder, and
-// calls back once after a burst of events has settled.
+// Live reload's eyes: watches the spec, every file it reaches by `$ref`, and the fixtures folder,
+// and calls back once they have all been quiet long enough that no writer is half-way through.
+//
+// - Folders are watched, not files: editors replace a file on save rather than write it, so a
+//   watch on the file itself would stop after the first save.
+// - The fixtures folder's parent is watched for the folder's name too, so a folder created (or
+//   deleted and created again) after the start is picked up.
+// - Quiet means no event for QUIET_MS and no watched file modified within QUIET_MS (the times are
+//   read again before calling back, in case an event was missed). A writer pausing half a second
+//   mid-file must never have its partial file loaded; a finished edit is served about a second
+//   after its last write.
 import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 
-const SETTLE_MS = 100;
+/** Twice the longest pause of a writer mid-file that must never be mistaken for the end. */
+export const QUIET_MS = 1_000;
 
-/** Starts watching; the returned function stops it. */
-export function watchFiles(specFile: string, fixturesDir: string, changed: () => void): () => void {
-  const spec = resolve(specFile);
-  const targets: Array<[string, (file: string | null) => boolean]> = [
-    [dirname(spec), (file) => file === null || file === basename(spec)],
-    [resolve(fixturesDir), () => true],
-  ];
+/** Names in the fixtures folder that are fixtures (the loader reads only these). */
+const FIXTURE_FILE = /\.(json|ya?ml)$/i;
+
+export interface WatchTargets {
+  /** The spec and every file it reaches by `$ref`. */
+  files: string[];
+  /** The fixtures folder (it may not exist yet). */
+  folder: string;
+}
+
+export interface FileWatch {
+  /** Watches these from now on: after a reload the `$ref`'d files may differ, a folder may exist. */
+  update(targets: WatchTargets): void;
+  close(): void;
+}
+
+/** What one watched folder is watched for: its own entries by name, all fixtures, the fixtures folder. */
+interface Interest {
+  names: Set<string>;
+  fixtures: boolean;
+  folderName: string | null;
+}
+
+/** Starts watching `targets`; `changed` runs once per quiet spell after changes. */
+export function watchFiles(targets: WatchTargets, changed: () => void): FileWatch {
+  const watchers = new Map<string, FSWatcher>();
+  let interests = new Map<string, Interest>();
+  let current = normalise(targets);
+  let lastEvent = 0;
   let timer: NodeJS.Timeout | null = null;
-  const settle = () => {
-    // Saving a file fires several events; one reload after they settle is enough.
+  let closed = false;
+
+  const schedule = (delayMs: number) => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      changed();
-    }, SETTLE_MS);
+    timer = setTimeout(() => void settleOrWait(), Math.max(0, delayMs));
     timer.unref();
   };
-  const watchers: FSWatcher[] = [];
-  for (const [dir, relevant] of targets) {
-    try {
-      const watcher = watch(dir, { persistent: false }, (_event, file) => {
-        if (relevant(file ? String(file) : null)) settle();
-      });
-      watcher.on('error', () => {});
-      watchers.push(watcher);
-    } catch {
-      // A folder that does not exist (no fixtures/) has nothing to watch.
-    }
-  }
-  return () => {
-    for (const watcher of watchers) watcher.close();
-    if (timer) clearTimeout(timer);
+  const noticed = () => {
+    lastEvent = Date.now();
+    schedule(QUIET_MS);
   };
+  const settleOrWait = async () => {
+    timer = null;
+    const newest = Math.max(lastEvent, await newestModification(current));
+    if (closed) return;
+    const quietFor = Date.now() - newest;
+    if (quietFor < QUIET_MS) return schedule(QUIET_MS - quietFor);
+    changed();
+  };
+
+  const arm = () => {
+    interests = interestsOf(current);
+    for (const [dir, watcher] of watchers) {
+      if (!interests.has(dir)) {
+        watcher.close();
+        watchers.delete(dir);
+      }
+    }
+    for (const dir of interests.keys()) if (!watchers.has(dir)) open(dir);
+  };
+  const open = (dir: string) => {
+    try {
+      const watcher = watch(dir, { persistent: false }, (_event, name) => onEvent(dir, name === null ? null : String(name)));
+      // A watched folder that is deleted ends its watch; its parent's watch brings it back.
+      watcher.on('error', () => forget(dir));
+      watchers.set(dir, watcher);
+    } catch {
+      // Not there (yet): the fixtures folder's parent is watched for it, and every reload tries again.
+    }
+  };
+  const forget = (dir: string) => {
+    watchers.get(dir)?.close();
+    watchers.delete(dir);
+  };
+  const onEvent = (dir: string, name: string | null) => {
+    const interest = interests.get(dir);
+    if (!interest) return;
+    if (name !== null && name === interest.folderName) {
+      // The fixtures folder itself appeared, went or was replaced: watch whatever is there now.
+      forget(current.folder);
+      if (interests.has(current.folder)) open(current.folder);
+      return noticed();
+    }
+    if (name === null || interest.names.has(name) || (interest.fixtures && FIXTURE_FILE.test(name))) noticed();
+  };
+
+  arm();
+  return {
+    update(next) {
+      if (closed) return;
+      current = normalise(next);
+      arm();
+    },
+    close() {
+      closed = true;
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+function normalise(targets: WatchTargets): WatchTargets {
+  return { files: [...new Set(targets.files.map((file) => resolve(file)))], folder: resolve(targets.folder) };
+}
+
+function interestsOf(targets: WatchTargets): Map<string, Interest> {
+  const interests = new Map<string, Interest>();
+  const interest = (dir: string) => {
+    let found = interests.get(dir);
+    if (!found) interests.set(dir, (found = { names: new Set(), fixtures: false, folderName: null }));
+    return found;
+  };
+  for (const file of targets.files) interest(dirname(file)).names.add(basename(file));
+  interest(targets.folder).fixtures = true;
+  interest(dirname(targets.folder)).folderName = basename(targets.folder);
+  return interests;
+}
+
+/** The latest modification time (ms) among the watched files and fixtures; 0 when none is readable. */
+async function newestModification(targets: WatchTargets): Promise<number> {
+  const files = [...targets.files];
+  try {
+    for (const name of await readdir(targets.folder)) if (FIXTURE_FILE.test(name)) files.push(join(targets.folder, name));
+  } catch {
+    // No fixtures folder: nothing of it to wait for.
+  }
+  const now = Date.now();
+  let newest = 0;
+  for (const file of files) {
+    const modified = (await stat(file).catch(() => null))?.mtimeMs ?? 0;
+    // A time in the future (a clock set back, `touch -d`) would hold the reload off until then.
+    if (modified <= now) newest = Math.max(newest, modified);
+  }
+  return newest;
 }
