@@ -8,8 +8,11 @@
 // Decisions:
 // - Optional properties are always generated (optionalsProbability 1), so responses are rich.
 //   Arrays get 1..3 items (never fewer than minItems, never more than maxItems).
-// - `example`, `examples` and `default` are ignored: examples are served elsewhere, this is for
-//   data the document does not spell out.
+// - By default the schemas' own values come first (`example`, `examples`, `default`, `enum`, see
+//   jsf-schema.ts) and only the rest is generated: a frontend sees the document's realistic values.
+//   `dynamic` calls set them aside and generate everything.
+// - Deterministic without a seed too (seed 0): the same request gets the same bytes across
+//   restarts; another seed gives another data set.
 // - Nullable values are null with jsf's natural odds (one of the listed types).
 import type { Faker } from '@faker-js/faker';
 import { EXTRA_FORMATS } from './extra-formats.js';
@@ -20,14 +23,15 @@ import { cheapRandomizer, fnv1a } from './seeded-random.js';
 export interface DataGenerator {
   /**
    * Generates a value for the schema at `pointer` (a JSON pointer into the document, e.g.
-   * '/components/schemas/Plant'). `key` identifies the request; with a seed, the same
-   * (seed, pointer, key) always gives the same value, regardless of what was generated before.
-   * Without a seed, values are random. Throws only when nothing exists at `pointer`.
+   * '/components/schemas/Plant'). `key` identifies the request: the same (seed, pointer, key,
+   * dynamic) always gives the same value, regardless of what was generated before. `dynamic`
+   * sets the schemas' own example values aside. Throws only when nothing exists at `pointer`.
    */
-  generate(pointer: string, key: string): unknown;
+  generate(pointer: string, key: string, dynamic?: boolean): unknown;
 }
 
 export interface DataGeneratorOptions {
+  /** Picks the data set; default 0. */
   seed?: number;
 }
 
@@ -40,9 +44,8 @@ export interface DataGeneratorOptions {
  * generator.generate('/components/schemas/Plant', 'GET /plants/1'); // the same value every time
  */
 export function createDataGenerator(document: object, options: DataGeneratorOptions = {}): DataGenerator {
-  const { seed } = options;
-  const compiler = createJsfCompiler(document);
-  const entries = new Map<string, JsfSchema>();
+  const { seed = 0 } = options;
+  const modes = [false, true].map((dynamic) => ({ compiler: createJsfCompiler(document, { documentValues: !dynamic }), entries: new Map<string, JsfSchema>() }));
   // Built on first use: faker is loaded lazily.
   let fakerInstance: Faker | null = null;
   const faker = (): Faker => (fakerInstance ??= generatorLibraries().createFaker(cheapRandomizer()));
@@ -60,17 +63,16 @@ export function createDataGenerator(document: object, options: DataGeneratorOpti
   };
 
   return {
-    generate(pointer, key) {
+    generate(pointer, key, dynamic = false) {
       const { generateSync } = generatorLibraries();
+      const { compiler, entries } = modes[dynamic ? 1 : 0];
       let entry = entries.get(pointer);
       if (entry === undefined) {
         entry = compiler.compileForJsf(pointer);
         entries.set(pointer, entry);
       }
       if (entry.schema === undefined) return null;
-      const callSeed = seed === undefined
-        ? Math.floor(Math.random() * 0x1_0000_0000)
-        : fnv1a(`${seed}\u0000${pointer}\u0000${key}`);
+      const callSeed = fnv1a(`${seed}\u0000${pointer}\u0000${key}`);
       // generateSync is synchronous, so nothing else can use (or reseed) the faker instance until it
       // returns; jsf builds its own PRNG from `seed` on every call and keeps no state between calls.
       if (entry.usesFaker) faker().seed(callSeed);

@@ -12,6 +12,8 @@ export const EXTRA_FORMATS: Record<string, (random: Random) => string> = {
   password: (random) => randomWord(random, 10, 16),
   regex: (random) => `^[a-z]{${random.int(1, 5)}}$`,
   'uri-template': (random) => `https://example.com/${randomWord(random, 3, 8)}/{id}`,
+  // Not a JSON Schema format, but common (Box, ShipEngine, DigitalOcean) and checked by ajv-formats.
+  url: (random) => `https://example.com/${randomWord(random, 3, 8)}`,
 };
 
 const WORD_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];

@@ -17,6 +17,15 @@
 // - OpenAPI 3.0: `nullable: true` becomes a type array with 'null'. 3.1: `$ref` siblings are
 //   applied via allOf.
 // - `writeOnly` properties are removed (and dropped from `required`): the data is for responses.
+// - With document values on (the default answers), a schema's own value is used as it is: its
+//   `example`, else the first of its `examples` (3.1), else its `default`, else its first `enum`
+//   value; only what the document leaves open is generated. Off (Prefer: dynamic=true), they are
+//   set aside and everything is generated.
+// - A schema with an `enum` (or `const`) is generated from those values alone: jsf merges an
+//   `allOf` beside it (Discord narrows enums by `allOf` of a `oneOf` of `const`s) into values
+//   outside the enum.
+// - The object branches of a `oneOf` are generated with all their properties: jsf keeps only the
+//   required ones there, and two branches without required properties both match `{}`.
 // - Number bounds, `x-faker` and discriminators are rewritten as jsf-keywords.ts explains.
 import type { JsonSchema } from 'json-schema-faker';
 import { compileNumberBounds, compileType, hasDiscriminator, normaliseFaker, pinDiscriminator, PLAIN_KEYWORDS } from './jsf-keywords.js';
@@ -28,6 +37,11 @@ export interface JsfSchema {
   schema: JsonSchema | undefined;
   /** Whether jsf will call faker (`x-faker` somewhere), so the caller seeds it. */
   usesFaker: boolean;
+}
+
+export interface JsfCompilerOptions {
+  /** Use the schemas' own example, examples, default and enum values before generating. */
+  documentValues: boolean;
 }
 
 export interface JsfCompiler {
@@ -69,8 +83,8 @@ interface Stack {
 class BudgetExceeded extends Error {}
 
 /** A compiler for one document; it keeps what compiles of different pointers can share. */
-export function createJsfCompiler(document: object): JsfCompiler {
-  const shared = new SharedExpansions(document as Json);
+export function createJsfCompiler(document: object, options: JsfCompilerOptions = { documentValues: false }): JsfCompiler {
+  const shared = new SharedExpansions(document as Json, options.documentValues);
   return { compileForJsf: (pointer) => compileForJsf(shared, pointer) };
 }
 
@@ -110,7 +124,7 @@ class SharedExpansions {
   readonly writeOnlyStripped = new WeakMap<object, Set<string>>();
   private readonly reachable = new Map<string, Set<string>>();
 
-  constructor(readonly document: Json) {
+  constructor(readonly document: Json, readonly documentValues: boolean) {
     this.is30 = !String(document.openapi ?? '').startsWith('3.1');
   }
 
@@ -151,6 +165,11 @@ class Compilation {
   compile(node: unknown, stack: Stack): Compiled {
     if (typeof node === 'boolean') return node;
     if (!isObject(node)) return {};
+    if (this.shared.documentValues) {
+      // 3.0 ignores everything beside a `$ref`; 3.1 reads an example there as this place's own.
+      const own = typeof node.$ref === 'string' && this.shared.is30 ? undefined : documentValue(node);
+      if (own !== undefined) return { const: own.value };
+    }
     if (typeof node.$ref === 'string') {
       const target = this.compileRef(node.$ref, stack);
       if (target === CUT) return CUT;
@@ -212,6 +231,8 @@ class Compilation {
     const out: Json = {};
     const type = compileType(schema, this.shared.is30);
     if (type !== undefined) out.type = type;
+    if (schema.const !== undefined) return { ...out, const: schema.const };
+    if (Array.isArray(schema.enum) && schema.enum.length > 0) return { ...out, enum: schema.enum };
     for (const k of PLAIN_KEYWORDS) if (schema[k] !== undefined) setOwn(out, k, schema[k]);
     compileNumberBounds(schema, out);
     const fakerSpec = schema['x-faker'] ?? schema.faker;
@@ -342,7 +363,7 @@ class Compilation {
       const compiled: JsonSchema[] = [];
       for (const branch of branches) {
         const c = this.compile(branch, stack);
-        if (c !== CUT) compiled.push(pinDiscriminator(schema, branch, c));
+        if (c !== CUT) compiled.push(pinDiscriminator(schema, branch, k === 'oneOf' ? withAllProperties(c) : c));
       }
       if (compiled.length === 0) return false;
       // Pinned branches are told apart by the pin, so jsf need not reduce them to required properties.
@@ -379,6 +400,28 @@ class Compilation {
     }
     return false;
   }
+}
+
+/**
+ * The value the document gives this schema: its `example`, else the first of its `examples`
+ * (an array in 3.1; 3.0's map form is the media type's, not the schema's), else its `default`,
+ * else its first `enum` value. Wrapped, so that a documented `null` counts.
+ */
+function documentValue(schema: Json): { value: unknown } | undefined {
+  if (schema.example !== undefined) return { value: schema.example };
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return { value: schema.examples[0] };
+  if (schema.default !== undefined) return { value: schema.default };
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return { value: schema.enum[0] };
+  return undefined;
+}
+
+/** An object branch with every property it lists required, so jsf generates them all. */
+function withAllProperties(branch: JsonSchema): JsonSchema {
+  if (!isObject(branch) || !isObject(branch.properties)) return branch;
+  const names = Object.keys(branch.properties);
+  if (names.length === 0) return branch;
+  const required = new Set([...(Array.isArray(branch.required) ? branch.required as string[] : []), ...names]);
+  return { ...branch, required: [...required] };
 }
 
 /** All `$ref` strings directly inside a schema (not following them). */
