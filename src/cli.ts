@@ -23,7 +23,8 @@ Options:
                         default: any non-empty token
   --admin-token T       bearer token for /__admin (required when --host is not loopback;
                         env STUB_ADMIN_TOKEN)
-  --seed N              seed for generated data: same seed and request, same bytes
+  --seed N              another data set for generated data (default 0): the same
+                        seed and request give the same bytes, across restarts too
   --max-body BYTES      largest request body (default ${DEFAULTS.maxBodyBytes})
   --delay MS            delay before every answer (default 0; X-Mock-Delay overrides)
   --journal-limit N     journal entries kept (default ${DEFAULTS.journalLimit})

@@ -17,7 +17,7 @@ export interface StubOptions {
   host?: string;
   /** Accepted bearer tokens; empty accepts any non-empty token. Default []. */
   tokens?: string[];
-  /** Seed for generated data: same seed, same request, same bytes. Default: random. */
+  /** Picks the data set of generated data: same seed, same request, same bytes. Default: 0. */
   seed?: number;
   /** Largest request body in bytes; larger is 413. Default 1 MiB. */
   maxBodyBytes?: number;

@@ -1,8 +1,9 @@
 // Stage 5: the body of the chosen response. Echo projects the request onto the response schema,
 // an example is served as documented, generated data comes from the schema (seeded per request),
 // a scenario serves its fixture. Numbers keep their exact text on the way out. The builder owns
-// the one fallback: an echo its response schema rejects (the request's shapes did not fit this
-// document's response) becomes the documented example, else generated data.
+// the fallbacks: an echo its response schema rejects (the request's shapes did not fit this
+// document's response) becomes the documented example, else generated data; generated data its
+// own schema rejects is generated again, a bounded number of times (see GENERATION_ATTEMPTS).
 import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
 import type { Choice, SourceKind } from './select-response.js';
 import { headerSafe } from '../openapi/header-value.js';
@@ -45,7 +46,7 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
     case 'example':
       return exampleAnswer(choice.plan, choice.status, choice.name);
     case 'generated':
-      return generatedAnswer(operation, choice.plan, choice.status, request);
+      return generatedAnswer(operation, choice.plan, choice.status, request, choice.dynamic);
     case 'echo':
       return echoOrFallback(operation, choice.plan, choice.status, request, body!);
   }
@@ -57,16 +58,16 @@ function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status
   echo.bodyViolations = checkBody(echo);
   if (echo.bodyViolations.length === 0) return echo;
   const first = plan.examples.keys().next();
-  const fallback = first.done ? generatedAnswer(operation, plan, status, request) : exampleAnswer(plan, status, first.value);
+  const fallback = first.done ? generatedAnswer(operation, plan, status, request, false) : exampleAnswer(plan, status, first.value);
   // Keep whichever breaks the schema less, so the self-check reports the answer actually sent.
-  fallback.bodyViolations = checkBody(fallback);
+  fallback.bodyViolations ??= checkBody(fallback);
   return fallback.bodyViolations.length < echo.bodyViolations.length ? fallback : echo;
 }
 
 /** What fills a required field the request does not hold: the first example, else generated data. */
 export function fallbackValue(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
   const example = plan.examples.values().next();
-  return example.done ? generated(operation, plan, request) : example.value;
+  return example.done ? generated(operation, plan, requestKey(request), false) : example.value;
 }
 
 function exampleAnswer(plan: ResponsePlan, status: number, name: string): BuiltResponse {
@@ -74,15 +75,38 @@ function exampleAnswer(plan: ResponsePlan, status: number, name: string): BuiltR
   return built(plan, status, body, 'example', `example:${headerSafe(name)}`);
 }
 
-function generatedAnswer(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest): BuiltResponse {
-  return built(plan, status, generated(operation, plan, request), 'generated', 'generated');
+/**
+ * How many times data is generated for one answer before the least broken one is sent: the
+ * first from the document's own values (unless dynamic), the others generated throughout with
+ * other seeds. Random formats and branch picks that break the schema come right in a try or two;
+ * a schema nothing satisfies costs this many tries per request, so it stays small.
+ */
+const GENERATION_ATTEMPTS = 5;
+
+function generatedAnswer(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest, dynamic: boolean): BuiltResponse {
+  const key = requestKey(request);
+  let best: BuiltResponse | null = null;
+  for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
+    const value = generated(operation, plan, attempt === 0 ? key : `${key}\u0000${attempt}`, dynamic || attempt > 0);
+    const answer = built(plan, status, value, 'generated', 'generated');
+    // Only JSON bodies have a validator; other media types are sent as first generated.
+    if (!plan.validateBody) return answer;
+    answer.bodyViolations = checkBody(answer);
+    if (answer.bodyViolations.length === 0) return answer;
+    if (best === null || answer.bodyViolations.length < best.bodyViolations!.length) best = answer;
+  }
+  operation.reportUnsatisfiable(plan.schemaPointer!, best!.bodyViolations!);
+  return best!;
 }
 
-function generated(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
+/** Seeded generation keys on the request itself, so the answer does not depend on request order. */
+function requestKey(request: StubRequest): string {
+  return `${request.method} ${request.path}?${request.rawQuery} ${request.body.toString('latin1')}`;
+}
+
+function generated(operation: CompiledOperation, plan: ResponsePlan, key: string, dynamic: boolean): unknown {
   if (!plan.schemaPointer) return undefined;
-  // Seeded generation keys on the request itself, so the answer does not depend on request order.
-  const key = `${request.method} ${request.path}?${request.rawQuery} ${request.body.toString('latin1')}`;
-  return operation.generate(plan.schemaPointer, key);
+  return operation.generate(plan.schemaPointer, key, dynamic);
 }
 
 function built(plan: ResponsePlan, status: number, body: unknown, sourceKind: SourceKind, source: string): BuiltResponse {

@@ -86,7 +86,10 @@ export interface CompiledOperation {
   renderError: ErrorRenderer;
   /** The status of a request that breaks the contract: 400, or 422 where only that is documented. */
   invalidStatus: number;
-  generate: (pointer: string, key: string) => unknown;
+  /** Data for the schema at `pointer`, keyed by the request; `dynamic` sets the document's own values aside. */
+  generate: (pointer: string, key: string, dynamic: boolean) => unknown;
+  /** Called when no try at generating data for `pointer` satisfied it: a document warning, once per pointer. */
+  reportUnsatisfiable: (pointer: string, violations: string[]) => void;
 }
 
 export interface CompiledSpec {
@@ -122,6 +125,13 @@ export const COMPILED_WHOLE_UP_TO = 100;
 
 export function compileSpec(spec: LoadedDocument, options: CompileOptions): CompiledSpec {
   const warnings = new DocumentWarnings();
+  // Found while serving (data is generated per request), listed with the start-up warnings.
+  const reportUnsatisfiable = (pointer: string, violations: string[]) => warnings.add({
+    file: spec.file,
+    pointer,
+    kind: 'response schema no generated data satisfies',
+    reason: `data generated for this schema breaks it on every try (${violations.slice(0, 3).join('; ')}); the least broken is served`,
+  });
   const compiler = createSchemaCompiler(spec, warnings.add);
   const generator = createDataGenerator(spec.document, { seed: options.seed });
   const routes = new RouteTable<CompiledOperation>();
@@ -151,7 +161,8 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
         success: pickSuccess(responses),
         renderError: compileErrorRenderer(spec, responses, (p) => generator.generate(p, 'error')),
         invalidStatus: invalidRequestStatus(responses),
-        generate: (schemaPointer, requestKey) => generator.generate(schemaPointer, requestKey),
+        generate: (schemaPointer, requestKey, dynamic) => generator.generate(schemaPointer, requestKey, dynamic),
+        reportUnsatisfiable,
       };
       operations.push(compiled);
       routes.add(compiled.method, path, compiled);
