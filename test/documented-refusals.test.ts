@@ -14,9 +14,14 @@ info: { title: Documented refusals, version: 1.0.0 }
 components:
   securitySchemes:
     key: { type: apiKey, in: query, name: apiKey }
+    basic: { type: http, scheme: basic }
   parameters:
     n: { name: n, in: query, required: true, schema: { type: integer } }
 paths:
+  /basic:
+    get:
+      security: [{ basic: [] }]
+      responses: { '200': { description: ok, content: { application/json: { example: welcome } } } }
   /no-body:
     post:
       responses:
@@ -151,6 +156,23 @@ describe('refusals follow the response the operation documents for them', () => 
     expect(response.status).toBe(415);
     expect(response.headers.get('content-type')).toBe(contentType);
     expect(response.text).toBe(body);
+  });
+
+  it.each([
+    ['Basic credentials that are base64 of user:password pass', 'Basic dXNlcjpwYXNz', 200, '"welcome"'],
+    ['Basic credentials that are not base64 get the 401', 'Basic abc123', 401, 'the Basic credentials are not base64 of user:password'],
+    ['Basic credentials without a colon get the 401', 'Basic dXNlcg==', 401, 'the Basic credentials are not base64 of user:password'],
+    ['a Bearer token where Basic is documented gets the 401', 'Bearer dXNlcjpwYXNz', 401, 'the Authorization header must use the Basic scheme'],
+  ])('%s', async (_name, authorization, status, expected) => {
+    const response = await request(`${stub.url}/basic`, { headers: { authorization } });
+    expect(response.status).toBe(status);
+    if (status === 200) {
+      expect(response.text).toBe(expected);
+      return;
+    }
+    expect(response.headers.get('www-authenticate')).toBe('Basic');
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.json).toEqual({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: expected });
   });
 
   it('an empty body is no body: an operation that documents none accepts it', async () => {

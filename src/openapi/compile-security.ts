@@ -66,14 +66,14 @@ function firstFailureOf(checks: SchemeCheck[], request: StubRequest, query: URLS
 function compileScheme(scheme: SecurityScheme | undefined, isAllowedToken: (token: string) => boolean): SchemeCheck {
   const type = scheme?.type;
   const httpScheme = scheme?.scheme?.toLowerCase();
-  if (type === 'http' && httpScheme === 'basic') return httpCheck('Basic', () => true);
+  if (type === 'http' && httpScheme === 'basic') return httpCheck('Basic', isUserPassword, 'credentials are not base64 of user:password');
   if (type === 'http' && httpScheme && httpScheme !== 'bearer') return httpCheck(capitalise(httpScheme), () => true);
   if (type === 'apiKey' && scheme?.name) return apiKeyCheck(scheme.in ?? 'header', scheme.name);
   // http bearer, oauth2 and openIdConnect all present a bearer token; an unknown scheme does too.
   return httpCheck('Bearer', isAllowedToken);
 }
 
-function httpCheck(scheme: string, isAllowed: (credentials: string) => boolean): SchemeCheck {
+function httpCheck(scheme: string, isAllowed: (credentials: string) => boolean, refused = 'token is not accepted'): SchemeCheck {
   const prefix = scheme.toLowerCase() + ' ';
   const failure = (message: string): AuthFailure => ({ challenge: scheme, message });
   return (request) => {
@@ -87,7 +87,7 @@ function httpCheck(scheme: string, isAllowed: (credentials: string) => boolean):
     }
     const credentials = header.slice(prefix.length).trim();
     if (credentials === '') return failure(`the ${scheme} credentials are empty`);
-    if (!isAllowed(credentials)) return failure(`the ${scheme} token is not accepted`);
+    if (!isAllowed(credentials)) return failure(`the ${scheme} ${refused}`);
     return null;
   };
 }
@@ -102,6 +102,15 @@ function apiKeyCheck(location: string, name: string): SchemeCheck {
       : Boolean(request.headers[lower]);
     return present ? null : { challenge: null, message: `the API key "${name}" (${location}) is missing` };
   };
+}
+
+/**
+ * Basic credentials are base64 of `user:password` (RFC 7617): `Basic abc123` is not, and a real
+ * server refuses it. Any user and password are accepted.
+ */
+function isUserPassword(credentials: string): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials) || credentials.length % 4 === 1) return false;
+  return Buffer.from(credentials, 'base64').toString('utf8').includes(':');
 }
 
 /** Any non-empty token when no list is configured; otherwise a constant-time membership test. */
