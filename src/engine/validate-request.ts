@@ -2,9 +2,22 @@
 // before answering, so a client fixing a form sees all of them at once.
 import { isUtf8 } from 'node:buffer';
 import type { CompiledOperation, MediaPlan } from '../openapi/compile-operations.js';
+import type { FormPlan } from '../openapi/compile-form.js';
 import { JsonSyntaxError, parseExactJson } from '../shared/exact-json.js';
 import { invalid, refuse, type Refusal } from './refusal.js';
 import type { ExactJson, StubRequest } from '../shared/plain-http.js';
+
+/** A form body: read into an object (multipart parts come parsed from the adapter), then validated. */
+function readForm(form: FormPlan, request: StubRequest, violations: string[]): void {
+  const multipart = request.multipart;
+  if (form.kind === 'multipart' && (multipart === undefined || 'error' in multipart)) {
+    violations.push(`/: the multipart body cannot be read${multipart ? `: ${multipart.error}` : ''}`);
+    return;
+  }
+  const { value, violations: found } = form.read(request.body, multipart && 'parts' in multipart ? multipart.parts : []);
+  for (const violation of found) violations.push(violation);
+  for (const violation of form.validate(value)) violations.push(violation);
+}
 
 function unsupported(violations: string[]): Refusal {
   return refuse(415, violations.join('; '), { violations });
@@ -48,7 +61,11 @@ function readBody(required: boolean, plan: MediaPlan | null, request: StubReques
     if (required) violations.push('/: a request body is required');
     return null;
   }
-  if (!plan.json) return null; // non-JSON media are accepted as sent
+  if (plan.form) {
+    readForm(plan.form, request, violations);
+    return null;
+  }
+  if (!plan.json) return null; // other media types are accepted as sent
   const contentType = String(request.headers['content-type'] ?? '');
   const charset = /;\s*charset="?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {

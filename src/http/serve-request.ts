@@ -11,6 +11,7 @@ import { refuse, refusalResponse } from '../engine/refusal.js';
 import { applyCors, isPreflight, answerPreflight } from './cors.js';
 import { MAX_OWED, type InFlight } from './in-flight.js';
 import { readBody } from './read-body.js';
+import { isMultipart, readMultipart } from './read-multipart.js';
 
 export interface ServeSettings {
   maxBodyBytes: number;
@@ -37,11 +38,17 @@ export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerRespon
   readBody(req, settings.maxBodyBytes, (body, exceeded) => {
     exchange.request.body = body;
     if (exceeded) exchange.request.bodyLimitExceeded = settings.maxBodyBytes;
-    const answered = answer(exchange);
-    // Only a store outside this process (stateful mode across workers or instances) answers later.
-    if (answered instanceof Promise) answered.then((response) => deliver(exchange, response), (error: unknown) => deliver(exchange, internalError(exchange.request, error)));
-    else deliver(exchange, answered);
+    // A multipart body is split into its parts first (asynchronously); no other body waits.
+    if (!exceeded && body.length > 0 && isMultipart(req.headers['content-type'])) readMultipart(exchange.request, () => proceed(exchange));
+    else proceed(exchange);
   });
+}
+
+function proceed(exchange: Exchange): void {
+  const answered = answer(exchange);
+  // Only a store outside this process (stateful mode across workers or instances) answers later.
+  if (answered instanceof Promise) answered.then((response) => deliver(exchange, response), (error: unknown) => deliver(exchange, internalError(exchange.request, error)));
+  else deliver(exchange, answered);
 }
 
 function toStubRequest(req: IncomingMessage): StubRequest {

@@ -12,6 +12,7 @@ import { followRefs } from './follow-ref.js';
 import { createSchemaCompiler, type SchemaCompiler, type Validator } from './schema-compiler.js';
 import { isSchema, type Schema } from './schema-view.js';
 import { compileParameters, type ParameterCheck } from './compile-parameters.js';
+import { compileForm, formKind, type FormPlan } from './compile-form.js';
 import { compileErrorRenderer, invalidRequestStatus, type ErrorRenderer } from './error-renderer.js';
 import { escapePointerToken } from '../shared/json-pointer.js';
 import { ConfigError } from '../config/config-error.js';
@@ -26,6 +27,8 @@ export interface MediaPlan {
   type: string;
   json: boolean;
   validate: Validator | null;
+  /** Form media types (urlencoded, multipart) with a schema: how the body becomes an object to validate. */
+  form: FormPlan | null;
 }
 
 export interface BodyPlan {
@@ -230,10 +233,13 @@ function compileBody(spec: LoadedDocument, compiler: SchemaCompiler, raw: unknow
   const media = Object.entries(content).map(([type, mediaObject]): MediaPlan => {
     const json = isJsonMediaType(type);
     const hasSchema = isSchema(mediaObject) && mediaObject.schema !== undefined;
+    const schemaPointer = `${body.pointer}/content/${escapePointerToken(type)}/schema`;
+    const form = hasSchema ? formKind(type) : null;
     return {
       type: type.toLowerCase(),
       json,
-      validate: json && hasSchema ? compiler.compile(`${body.pointer}/content/${escapePointerToken(type)}/schema`) : null,
+      validate: json && hasSchema ? compiler.compile(schemaPointer) : null,
+      form: form ? compileForm(spec, compiler, form, mediaObject as Schema, schemaPointer) : null,
     };
   });
   return { required: body.value.required === true, media };

@@ -13,6 +13,16 @@ export interface StubRequest {
   body: Buffer;
   /** Set by the adapter when the body passed the size limit: the rest was never read (413). */
   bodyLimitExceeded?: number;
+  /** Set by the adapter for a `multipart/form-data` body: its parts, or why they could not be read. */
+  multipart?: { parts: FormPart[] } | { error: string };
+}
+
+/** One field of a form body; a file's content is its text (the body is bounded by --max-body). */
+export interface FormPart {
+  name: string;
+  value: string;
+  filename?: string;
+  contentType?: string;
 }
 
 /** A JSON body parsed so that numbers keep their exact text where a double would change them. */
