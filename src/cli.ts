@@ -35,6 +35,8 @@ Options:
                         from the document: POST /plants, then GET /plants/{id})
   --state-file FILE     stateful mode's resources, loaded at start and written after changes
                         (implies --stateful)
+  --state-store URL     redis://HOST:PORT/DB: instances sharing it act as one server (stateful
+                        store, journal, coverage, sticky scenario)
   --strict              refuse to start on a document with warnings (for spec authors in CI)
   --no-watch            do not reload the spec and fixtures when they change
   --no-cors             do not answer CORS preflights
@@ -77,6 +79,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
         workers: { type: 'string' },
         stateful: { type: 'boolean' },
         'state-file': { type: 'string' },
+        'state-store': { type: 'string' },
         'no-watch': { type: 'boolean' },
         'no-cors': { type: 'boolean' },
         quiet: { type: 'boolean' },
@@ -124,6 +127,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     strict: values.strict,
     stateful: values.stateful,
     stateFile: values['state-file'],
+    stateStore: values['state-store'],
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
@@ -173,7 +177,7 @@ async function main(): Promise<void> {
 const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
-  coverageOut: '--coverage-out', stateFile: '--state-file',
+  coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store',
 };
 
 main().catch((error: unknown) => {

@@ -46,9 +46,14 @@ export interface StubOptions {
   stateful?: boolean;
   /** Stateful mode's resources are loaded from this file at start and written to it after changes (implies `stateful`). */
   stateFile?: string;
+  /**
+   * `redis://HOST:PORT/DB`: several stub instances share the stateful store, the journal,
+   * coverage and the sticky scenario through this Redis server, and act as one.
+   */
+  stateStore?: string;
 }
 
-export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'stateFile'>> & {
+export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'stateFile' | 'stateStore'>> & {
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
   bundled: boolean;
   seed: number | undefined;
@@ -56,6 +61,7 @@ export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' |
   coverageOut: string | undefined;
   log: ((line: string) => void) | null;
   stateFile: string | undefined;
+  stateStore: string | undefined;
 };
 
 export const DEFAULTS = {
@@ -103,9 +109,16 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     cors: options.cors ?? DEFAULTS.cors,
     stateful: options.stateful ?? options.stateFile !== undefined,
     stateFile: options.stateFile,
+    stateStore: options.stateStore,
   };
   if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut, 'report');
   if (resolved.stateFile !== undefined) checkFolderOf('stateFile', resolved.stateFile, 'state');
+  if (resolved.stateStore !== undefined && !/^rediss?:\/\/[^/\s]+(\/\d+)?\/?$/.test(resolved.stateStore)) {
+    throw new ConfigError('stateStore', `must be redis://HOST:PORT/DB, got ${resolved.stateStore}`);
+  }
+  if (resolved.stateStore !== undefined && resolved.stateFile !== undefined) {
+    throw new ConfigError('stateFile', 'cannot be combined with a state store: Redis keeps the state; choose one');
+  }
   if (resolved.logFormat !== 'text' && resolved.logFormat !== 'json') throw new ConfigError('logFormat', `must be text or json, got ${String(resolved.logFormat)}`);
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);

@@ -17,16 +17,15 @@ import { watchFiles, type FileWatch, type WatchTargets } from './watch-files.js'
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { compileResources } from '../openapi/compile-resources.js';
 import type { StoredState } from '../engine/answer-from-state.js';
-import { LocalStateStore, toEntries, type StateStore } from './state-store.js';
+import { LocalStateStore, type StateStore } from './state-store.js';
 import { checkStateFile, readStateFile, StateFileWriter } from './state-file.js';
 import { stateFromJson, stateToJson } from './state-document.js';
 import type { ClusterLink } from './cluster-link.js';
-import { LinkedStateStore } from './linked-state-store.js';
+import { ClusterWhole } from './cluster-whole.js';
+import { RedisWhole } from './redis-whole.js';
+import type { AdminChange, WholeServer } from './whole-server.js';
 import { stringifyExact } from '../shared/exact-json.js';
-import type { CoverageCounts } from '../record/coverage.js';
-
-/** An admin change that --workers makes on every worker (PUT/DELETE /__admin/scenario, DELETE /__admin/requests, POST /__admin/reload). */
-export type AdminChange = { kind: 'sticky'; name: string | null } | { kind: 'reset' } | { kind: 'reload' };
+import { refuse, refusalResponse } from '../engine/refusal.js';
 
 export interface JournalWatcher {
   entry(entry: JournalEntry): void;
@@ -45,8 +44,8 @@ export class Stub {
   /** Stateful mode's resources; null when stateful mode is off. */
   private store: StateStore | null = null;
   private stateFile: StateFileWriter | null = null;
-  /** --workers: the line to the cluster primary, which makes the workers one server; null in a single process. */
-  private link: ClusterLink | null = null;
+  /** What makes several processes one server (--workers, --state-store); null in a single process. */
+  private whole: WholeServer | null = null;
 
   private constructor(readonly options: ResolvedOptions, public state: EngineState, private readonly warn: (line: string) => void) {
     this.formatLine = requestLineFormatter(options.logFormat);
@@ -61,11 +60,15 @@ export class Stub {
     let specFiles: string[] = [];
     const stub = new Stub(options, await loadState(options, warn, (files) => (specFiles = files)), warn);
     stub.specFiles = specFiles;
-    stub.link = link;
-    if (options.stateful) {
-      if (link) await stub.useLinkedStore(link);
-      else stub.useLocalStore();
+    if (options.stateStore !== undefined) {
+      const redis = await RedisWhole.connect({ url: options.stateStore, journalLimit: options.journalLimit, changeHere: (change) => stub.changeHere(change), warn });
+      stub.whole = redis;
+      const sticky = await redis.sticky();
+      if (sticky !== null) stub.useScenario(sticky);
+    } else if (link) {
+      stub.whole = new ClusterWhole(link);
     }
+    if (options.stateful) await stub.openStore();
     if (options.watch) stub.fileWatch = watchFiles(stub.watchTargets(), () => void stub.reload());
     return stub;
   }
@@ -76,9 +79,20 @@ export class Stub {
    * applied before the answer leaves, so the client's next request sees it.
    */
   handle(request: StubRequest): StubResponse | Promise<StubResponse> {
-    if (this.store === null) return handleRequest(this.state, request);
+    if (this.store === null || !this.touchesState(request)) return handleRequest(this.state, request);
     const stored = this.store.read();
-    return stored instanceof Promise ? stored.then((state) => this.handleWith(request, state)) : this.handleWith(request, stored);
+    if (!(stored instanceof Promise)) return this.handleWith(request, stored);
+    return stored.then((state) => this.handleWith(request, state)).catch((error: unknown) => storeUnavailable(error));
+  }
+
+  /**
+   * Whether the request is for an operation of a resource. Only those read the store, so an
+   * outage of a shared store (Redis) leaves every other operation answering; the route is looked
+   * up once more for this, in stateful mode only.
+   */
+  private touchesState(request: StubRequest): boolean {
+    const match = this.state.compiled.routes.match(request.method, request.path);
+    return match.kind === 'operation' && this.state.resources!.actions.has(match.operation.key);
   }
 
   private handleWith(request: StubRequest, stored: StoredState, tries = 3): StubResponse | Promise<StubResponse> {
@@ -96,18 +110,20 @@ export class Stub {
     return this.handleWith(request, await this.store!.read(), tries);
   }
 
-  /** --workers: the primary's store; a --state-file is checked here (the primary knows no document) and handed over. */
-  private async useLinkedStore(link: ClusterLink): Promise<void> {
-    const text = (await link.ask('state.init')) as string | null;
-    if (text !== null) {
-      const state = checkStateFile(this.options.stateFile!, text, this.state.resources!);
-      await link.ask('state.replace', { entries: toEntries(state), initial: true });
+  /**
+   * Stateful mode's store: the whole server's when there is one (with --workers, a --state-file the
+   * primary read is checked against the document here, since the primary has none), else one in
+   * this process, loaded from --state-file now and written to it after changes.
+   */
+  private async openStore(): Promise<void> {
+    if (this.whole instanceof ClusterWhole) {
+      const text = await this.whole.stateFileText();
+      if (text !== null) await this.whole.adoptStateFile(checkStateFile(this.options.stateFile!, text, this.state.resources!));
     }
-    this.store = new LinkedStateStore(link);
-  }
-
-  /** Stateful mode in this process; with --state-file, loaded from it now and written after changes. */
-  private useLocalStore(): void {
+    if (this.whole) {
+      this.store = this.whole.store;
+      return;
+    }
     const file = this.options.stateFile;
     const store = new LocalStateStore(() => this.stateFile?.changed());
     if (file !== undefined) {
@@ -155,21 +171,19 @@ export class Stub {
 
   /** Makes an admin change in the whole server: every worker with --workers, else this process. */
   async changeEverywhere(change: AdminChange): Promise<boolean> {
-    if (!this.link) return this.changeHere(change);
-    return ((await this.link.ask('everywhere', change)) as boolean[]).every(Boolean);
+    return this.whole ? this.whole.changeEverywhere(change) : this.changeHere(change);
   }
 
   /** The whole server's journal as GET /__admin/requests answers it (JSON text, numbers exact). */
   async wholeJournal(filter: JournalFilter): Promise<string> {
-    if (!this.link) return stringifyExact({ requests: this.requests(filter) }, true);
-    return `{"requests":[${((await this.link.ask('journal', filter)) as string[]).join(',')}]}`;
+    return this.whole ? this.whole.journal(filter) : stringifyExact({ requests: this.requests(filter) }, true);
   }
 
   /** The whole server's coverage: every worker's hits added up with --workers. */
   async wholeCoverage(): Promise<CoverageReport> {
-    if (!this.link) return this.coverageReport();
+    if (!this.whole) return this.coverageReport();
     const sum = new Coverage();
-    sum.add((await this.link.ask('coverage')) as CoverageCounts);
+    sum.add(await this.whole.coverage());
     return sum.report(this.state.compiled.operations, this.state.scenarios);
   }
 
@@ -195,6 +209,7 @@ export class Stub {
       if (entry) for (const watcher of this.watchers) watcher.entry(entry);
     }
     this.coverage.record(response);
+    this.whole?.record?.(this.journal.latest(this.state.compiled.secrets), response);
     if (response.selfCheck.length > 0) this.warn(formatSelfCheck(request, response));
     if (this.options.log) this.options.log(this.formatLine(request, response, durationMs));
   }
@@ -289,6 +304,7 @@ export class Stub {
     this.endJournalWatchers();
     this.fileWatch?.close();
     this.stateFile?.flush();
+    void this.whole?.close();
   }
 }
 
@@ -308,4 +324,10 @@ async function loadState(options: ResolvedOptions, log: (line: string) => void, 
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);
   const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
   return { compiled, scenarios: fixtures.scenarios, sticky: null, defaultDelayMs: options.delayMs, resources };
+}
+
+/** A shared store (Redis) that did not answer: the client may retry; the outage itself is logged once. */
+function storeUnavailable(error: unknown): StubResponse {
+  const message = `the state store did not answer (${(error as Error).message ?? String(error)}); retry when it is back`;
+  return refusalResponse(refuse(503, message, { fromStub: true, headers: { 'retry-after': '1' } }), null);
 }

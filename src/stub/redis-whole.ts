@@ -1,0 +1,238 @@
+// --state-store redis://HOST:PORT/DB: several stub instances (behind a load balancer, or the
+// workers of one) act as one server through Redis (ioredis). Redis keeps the stateful store, the
+// journal, coverage and the sticky scenario; admin changes are published on a channel every
+// instance listens to, and the sender waits for each one's acknowledgement. Without Redis, the
+// instance stays up: stateful requests and admin reads get a 503 naming the store, and it picks up
+// again by itself when Redis is back.
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { ConfigError } from '../config/config-error.js';
+import type { StateChange, StoredState } from '../engine/answer-from-state.js';
+import type { StubResponse } from '../engine/stub-response.js';
+import type { CoverageCounts } from '../record/coverage.js';
+import type { JournalEntry, JournalFilter } from '../record/journal.js';
+import { stringifyExact } from '../shared/exact-json.js';
+import { toEntries, type StateStore } from './state-store.js';
+import type { AdminChange, WholeServer } from './whole-server.js';
+
+/** Every key this stub writes starts with this; pick the DB in the URL to keep two stubs apart. */
+const PREFIX = 'plant-store-stub:';
+const KEYS = {
+  resources: `${PREFIX}resources`,
+  journal: `${PREFIX}journal`,
+  statusHits: `${PREFIX}coverage:status`,
+  scenarioHits: `${PREFIX}coverage:scenario`,
+  sticky: `${PREFIX}sticky`,
+  changes: `${PREFIX}admin-changes`,
+  acks: `${PREFIX}admin-acks`,
+};
+/** How long an admin change waits for every instance to acknowledge it. */
+const ACK_TIMEOUT_MS = 2_000;
+const CONNECT_TIMEOUT_MS = 3_000;
+
+// Each script runs atomically in Redis: a read sees one moment, a create of a taken id changes nothing.
+const READ_STATE = `
+local out = {}
+for _, name in ipairs(redis.call('SMEMBERS', KEYS[1] .. 'resources')) do
+  out[#out + 1] = {name, redis.call('ZRANGE', KEYS[1] .. 'order:' .. name, 0, -1), redis.call('HGETALL', KEYS[1] .. 'items:' .. name)}
+end
+return out`;
+const APPLY_CHANGE = `
+local items, order = KEYS[1] .. 'items:' .. ARGV[2], KEYS[1] .. 'order:' .. ARGV[2]
+local exists = redis.call('HEXISTS', items, ARGV[3]) == 1
+if (ARGV[1] == 'create') == exists then return 0 end
+if ARGV[1] == 'delete' then
+  redis.call('HDEL', items, ARGV[3])
+  redis.call('ZREM', order, ARGV[3])
+  return 1
+end
+redis.call('HSET', items, ARGV[3], ARGV[4])
+if ARGV[1] == 'create' then
+  redis.call('SADD', KEYS[1] .. 'resources', ARGV[2])
+  redis.call('ZADD', order, redis.call('INCR', KEYS[1] .. 'seq'), ARGV[3])
+end
+return 1`;
+const REPLACE_STATE = `
+for _, name in ipairs(redis.call('SMEMBERS', KEYS[1] .. 'resources')) do
+  redis.call('DEL', KEYS[1] .. 'items:' .. name, KEYS[1] .. 'order:' .. name)
+end
+redis.call('DEL', KEYS[1] .. 'resources')
+for _, entry in ipairs(cjson.decode(ARGV[1])) do
+  redis.call('SADD', KEYS[1] .. 'resources', entry[1])
+  for _, pair in ipairs(entry[2]) do
+    redis.call('HSET', KEYS[1] .. 'items:' .. entry[1], pair[1], pair[2])
+    redis.call('ZADD', KEYS[1] .. 'order:' .. entry[1], redis.call('INCR', KEYS[1] .. 'seq'), pair[1])
+  end
+end
+return 1`;
+
+export interface RedisWholeOptions {
+  url: string;
+  journalLimit: number;
+  /** Makes an admin change in this instance (the sticky scenario, a reset, a reload). */
+  changeHere: (change: AdminChange) => Promise<boolean>;
+  warn: (line: string) => void;
+}
+
+class RedisStateStore implements StateStore {
+  constructor(private readonly redis: Redis) {}
+
+  async read(): Promise<StoredState> {
+    const rows = (await this.redis.eval(READ_STATE, 1, PREFIX)) as Array<[string, string[], string[]]>;
+    const state = new Map<string, Map<string, string>>();
+    for (const [name, order, flat] of rows) {
+      const texts = new Map<string, string>();
+      for (let i = 0; i < flat.length; i += 2) texts.set(flat[i], flat[i + 1]);
+      state.set(name, new Map(order.map((id) => [id, texts.get(id)!])));
+    }
+    return state;
+  }
+
+  async apply({ action, resource, id, item }: StateChange): Promise<boolean> {
+    return (await this.redis.eval(APPLY_CHANGE, 1, PREFIX, action, resource, id, item ?? '')) === 1;
+  }
+
+  async replace(state: StoredState): Promise<void> {
+    await this.redis.eval(REPLACE_STATE, 1, PREFIX, JSON.stringify(toEntries(state)));
+  }
+}
+
+export class RedisWhole implements WholeServer {
+  readonly store: RedisStateStore;
+  private readonly waiting = new Map<string, { acks: number; ok: boolean; done: () => void }>();
+
+  private constructor(private readonly redis: Redis, private readonly listener: Redis, private readonly options: RedisWholeOptions) {
+    this.store = new RedisStateStore(redis);
+  }
+
+  /** Connects (a ConfigError naming the URL when Redis cannot be reached at start) and listens for admin changes. */
+  static async connect(options: RedisWholeOptions): Promise<RedisWhole> {
+    // Commands fail at once while Redis is away instead of queueing, so a client gets a 503 now
+    // rather than a request that hangs; the connection keeps retrying in the background.
+    const settings = { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: CONNECT_TIMEOUT_MS, retryStrategy: (times: number) => Math.min(times * 100, 1_000) };
+    const redis = new Redis(options.url, settings);
+    const listener = new Redis(options.url, { ...settings, enableOfflineQueue: true });
+    const whole = new RedisWhole(redis, listener, options);
+    // The socket's error (ECONNREFUSED) says more than the rejection of connect() ("Connection is closed").
+    let cause: unknown;
+    const remember = (error: unknown) => void (cause ??= error);
+    redis.on('error', remember);
+    listener.on('error', () => {}); // outages are reported once, through the main connection
+    try {
+      await Promise.all([redis.connect(), listener.connect()]);
+      await listener.subscribe(KEYS.changes, KEYS.acks);
+    } catch (error) {
+      redis.disconnect();
+      listener.disconnect();
+      throw new ConfigError(`state store ${options.url}`, `cannot be reached (${describe(cause ?? error)})`);
+    }
+    redis.off('error', remember);
+    whole.reportOutages(redis);
+    listener.on('message', (channel: string, message: string) => void whole.received(channel, message));
+    return whole;
+  }
+
+  /** The sticky scenario the other instances have set, for an instance that starts now. */
+  async sticky(): Promise<string | null> {
+    return this.redis.get(KEYS.sticky);
+  }
+
+  async journal(filter: JournalFilter): Promise<string> {
+    const texts = await this.redis.lrange(KEYS.journal, 0, -1);
+    const kept = texts.filter((text) => {
+      const entry = JSON.parse(text) as JournalEntry;
+      return (filter.method === undefined || entry.method === filter.method.toUpperCase())
+        && (filter.path === undefined || entry.path === filter.path)
+        && (filter.status === undefined || entry.status === filter.status);
+    });
+    return `{"requests":[${kept.join(',')}]}`;
+  }
+
+  async coverage(): Promise<CoverageCounts> {
+    const [statuses, scenarios] = await Promise.all([this.redis.hgetall(KEYS.statusHits), this.redis.hgetall(KEYS.scenarioHits)]);
+    return { statuses: rows(statuses), scenarios: rows(scenarios) };
+  }
+
+  record(entry: JournalEntry | undefined, response: StubResponse): void {
+    const batch = this.redis.pipeline();
+    if (entry) {
+      batch.rpush(KEYS.journal, stringifyExact(entry, true));
+      batch.ltrim(KEYS.journal, -this.options.journalLimit, -1);
+    }
+    // The same rule as the in-process coverage (record/coverage.ts): what was delivered, what served it.
+    const { operation } = response;
+    if (operation && !response.fromStub) {
+      if (!response.fault && !response.abandoned && response.documented) batch.hincrby(KEYS.statusHits, `${operation.key}\n${response.documented.key}`, 1);
+      if (response.source !== null) batch.hincrby(KEYS.scenarioHits, `${operation.key}\n${response.source}`, 1);
+    }
+    // Recording never holds up or fails a request; an outage is already reported once.
+    batch.exec().catch(() => {});
+  }
+
+  async changeEverywhere(change: AdminChange): Promise<boolean> {
+    if (change.kind === 'sticky') await (change.name === null ? this.redis.del(KEYS.sticky) : this.redis.set(KEYS.sticky, change.name));
+    if (change.kind === 'reset') await this.redis.del(KEYS.journal, KEYS.statusHits, KEYS.scenarioHits);
+    const id = randomUUID();
+    const acknowledged = new Promise<boolean>((resolve) => {
+      const waiter = { acks: 0, ok: true, done: () => resolve(waiter.ok) };
+      this.waiting.set(id, waiter);
+    });
+    const listeners = await this.redis.publish(KEYS.changes, JSON.stringify({ id, change }));
+    const waiter = this.waiting.get(id)!;
+    waiter.acks -= listeners;
+    if (waiter.acks >= 0) waiter.done();
+    const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ACK_TIMEOUT_MS).unref());
+    try {
+      return await Promise.race([acknowledged, timeout]);
+    } finally {
+      this.waiting.delete(id);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.listener.disconnect();
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /** A change published by any instance (this one included): made here, then acknowledged. */
+  private async received(channel: string, message: string): Promise<void> {
+    const { id, change, ok } = JSON.parse(message) as { id: string; change?: AdminChange; ok?: boolean };
+    if (channel === KEYS.acks) {
+      const waiter = this.waiting.get(id);
+      if (!waiter) return;
+      waiter.ok &&= ok === true;
+      if (++waiter.acks >= 0) waiter.done();
+      return;
+    }
+    const done = await this.options.changeHere(change!).catch(() => false);
+    await this.redis.publish(KEYS.acks, JSON.stringify({ id, ok: done })).catch(() => {});
+  }
+
+  /** One line when Redis goes away, one when it is back: not one per failed request. */
+  private reportOutages(redis: Redis): void {
+    let down = false;
+    const lost = (cause: string) => {
+      if (down) return;
+      down = true;
+      this.options.warn(`state store ${this.options.url}: connection lost (${cause}); stateful requests and admin reads answer 503 until it is back`);
+    };
+    redis.on('error', (error: unknown) => lost(describe(error)));
+    redis.on('close', () => lost('closed'));
+    redis.on('ready', () => {
+      if (!down) return;
+      down = false;
+      this.options.warn(`state store ${this.options.url}: connected again`);
+    });
+  }
+}
+
+function rows(hits: Record<string, string>): Array<[string, string, number]> {
+  return Object.entries(hits).map(([field, count]) => {
+    const at = field.indexOf('\n');
+    return [field.slice(0, at), field.slice(at + 1), Number(count)];
+  });
+}
+
+function describe(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message ?? String(error);
+}
