@@ -22,7 +22,6 @@ import { checkStateFile, readStateFile, StateFileWriter } from './state-file.js'
 import { stateFromJson, stateToJson } from './state-document.js';
 import type { ClusterLink } from './cluster-link.js';
 import { ClusterWhole } from './cluster-whole.js';
-import { RedisWhole } from './redis-whole.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 import { stringifyExact } from '../shared/exact-json.js';
 import { refuse, refusalResponse } from '../engine/refusal.js';
@@ -61,6 +60,8 @@ export class Stub {
     const stub = new Stub(options, await loadState(options, warn, (files) => (specFiles = files)), warn);
     stub.specFiles = specFiles;
     if (options.stateStore !== undefined) {
+      // The Redis client takes a while to load (0.1 s and more): only a stub that uses it pays.
+      const { RedisWhole } = await import('./redis-whole.js');
       const redis = await RedisWhole.connect({ url: options.stateStore, journalLimit: options.journalLimit, changeHere: (change) => stub.changeHere(change), warn });
       stub.whole = redis;
       const sticky = await redis.sticky();
