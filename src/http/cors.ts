@@ -24,12 +24,16 @@ export function answerPreflight(req: IncomingMessage, res: ServerResponse): void
   res.end();
 }
 
-export function applyCors(req: IncomingMessage, res: ServerResponse): void {
+/**
+ * `documentedHeaders`: the answering operation's documented response headers (`Location, X-Total-Count`),
+ * exposed too, so frontend code can read what the API documents; '' for none.
+ */
+export function applyCors(req: IncomingMessage, res: ServerResponse, documentedHeaders = ''): void {
   const origin = req.headers.origin;
   if (origin === undefined) return;
   res.setHeader('access-control-allow-origin', origin);
   res.setHeader('access-control-allow-credentials', 'true');
-  res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
+  res.setHeader('access-control-expose-headers', documentedHeaders === '' ? EXPOSED_HEADERS : `${EXPOSED_HEADERS}, ${documentedHeaders}`);
   res.setHeader('vary', 'Origin');
 }
 

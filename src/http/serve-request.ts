@@ -96,7 +96,7 @@ function deliver(exchange: Exchange, response: StubResponse): void {
 function send(exchange: Exchange, response: StubResponse): void {
   const { req, res, settings, request } = exchange;
   if (res.destroyed) return;
-  if (settings.cors) applyCors(req, res);
+  if (settings.cors) applyCors(req, res, response.operation?.responseHeaderNames);
   if (response.fault) injectFault(response, exchange);
   else if (request.bodyLimitExceeded !== undefined) writeAndDrain(res, req, response, request);
   else write(res, response, request);

@@ -89,6 +89,8 @@ export interface CompiledOperation {
   renderError: ErrorRenderer;
   /** The status of a request that breaks the contract: 400, or 422 where only that is documented. */
   invalidStatus: number;
+  /** Every response header the operation documents, as a list for Access-Control-Expose-Headers ('' for none). */
+  responseHeaderNames: string;
   /** Data for the schema at `pointer`, keyed by the request; `dynamic` sets the document's own values aside. */
   generate: (pointer: string, key: string, dynamic: boolean) => unknown;
   /** Called when no try at generating data for `pointer` satisfied it: a document warning, once per pointer. */
@@ -166,6 +168,7 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
         invalidStatus: invalidRequestStatus(responses),
         generate: (schemaPointer, requestKey, dynamic) => generator.generate(schemaPointer, requestKey, dynamic),
         reportUnsatisfiable,
+        responseHeaderNames: [...new Set([...responses.values()].flatMap((plan) => plan.headers.map((header) => header.name)))].join(', '),
       };
       operations.push(compiled);
       routes.add(compiled.method, path, compiled);
