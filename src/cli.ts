@@ -9,6 +9,7 @@ import { batchedSink } from './record/request-log.js';
 import { formatCoverage } from './record/coverage.js';
 import { startStub } from './http/server.js';
 import { runWorkers } from './http/workers.js';
+import { armExitWatchdog } from './http/exit-watchdog.js';
 
 const HELP = `Usage: plant-store-stub [options]
 
@@ -147,6 +148,9 @@ function integer(flag: string, value: string | undefined): number | undefined {
   return Number(value);
 }
 
+/** From a stop signal to the end of the process, at most. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 async function main(): Promise<void> {
   const { options, workers } = parseOptions(process.argv.slice(2));
   if (workers > 1) return runWorkers(workers, options, exitWithError);
@@ -156,8 +160,11 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Whatever happens next, the process is gone when the grace is over (see exit-watchdog.ts);
+    // in-flight answers get all but the last half second of it, the coverage report that half second.
+    armExitWatchdog(SHUTDOWN_GRACE_MS, signal);
     process.stdout.write(`${signal}: finishing in-flight requests…\n`);
-    await running.close();
+    await running.close(SHUTDOWN_GRACE_MS - 500);
     logSink.flush();
     // The table is what a CI job shows; --quiet silences it unless a coverage file was asked for.
     if (options.log || options.coverageOut) process.stdout.write(formatCoverage(running.coverage()) + '\n');

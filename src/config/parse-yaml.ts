@@ -4,20 +4,23 @@
 import { load, YAMLException } from 'js-yaml';
 import { ConfigError } from './config-error.js';
 
+/**
+ * The most values a file may hold once its YAML aliases are expanded. An alias is a reference to
+ * the anchored value, so parsing stays cheap; but everything after the parser (bundling, the
+ * validation copy, Ajv, the generator) walks the expanded tree. Ten levels of ten aliases (a
+ * "billion laughs", well under the alias cap) froze the server for 37 s at 950 MB. GitHub's
+ * whole document holds about 1.5 million values.
+ */
+export const MAX_EXPANDED_VALUES = 5_000_000;
+
+/** An anchor (`&name`) somewhere in the text: only then can aliases expand anything. */
+const MAY_HOLD_ANCHORS = /(?:^|[\s[{,:-])&[^\s,[\]{}]/;
+
 export function parseYamlFile(file: string, text: string): unknown {
-  // JSON is YAML, but js-yaml took 1.2 s on GitHub's 13 MB JSON document and JSON.parse 0.1 s.
-  // Text that is not valid JSON goes through js-yaml, for its errors with line and column. (A
-  // key written twice in one JSON object keeps its last value, as JSON.parse does.)
-  if (/^\s*[{[]/.test(text.slice(0, 64))) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // not JSON: YAML's flow style, or an error js-yaml will locate
-    }
-  }
+  let value: unknown;
   try {
     // Aliases are capped so a hostile document cannot expand into gigabytes ("billion laughs").
-    return load(text, { filename: file, maxDepth: 1000, maxAliases: 10_000 });
+    value = load(text, { filename: file, maxDepth: 1000, maxAliases: 10_000 });
   } catch (error) {
     if (error instanceof YAMLException) {
       const where = error.mark ? ` at line ${error.mark.line + 1}, column ${error.mark.column + 1}` : '';
@@ -25,5 +28,22 @@ export function parseYamlFile(file: string, text: string): unknown {
     }
     throw new ConfigError(file, `invalid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
+  if (MAY_HOLD_ANCHORS.test(text) && expandsBeyond(value, MAX_EXPANDED_VALUES)) {
+    throw new ConfigError(file, `its YAML aliases (\`*name\`) expand it to more than ${MAX_EXPANDED_VALUES.toLocaleString('en-US')} values ("billion laughs"); write the repeated parts once and refer to them with $ref`);
+  }
+  return value;
 }
 
+/** Whether `value`, each alias counted as a copy, holds more than `limit` values; stops counting there. */
+function expandsBeyond(value: unknown, limit: number): boolean {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (++count > limit) return true;
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) for (const item of node) stack.push(item);
+    else for (const key in node) stack.push((node as Record<string, unknown>)[key]);
+  }
+  return false;
+}

@@ -19,6 +19,7 @@ import { EXTRA_FORMATS } from './extra-formats.js';
 import { generatorLibraries } from './generator-libraries.js';
 import { createJsfCompiler, type JsfSchema } from './jsf-schema.js';
 import { cheapRandomizer, fnv1a } from './seeded-random.js';
+import { boundSchema } from './size-bounds.js';
 
 export interface DataGenerator {
   /**
@@ -69,6 +70,8 @@ export function createDataGenerator(document: object, options: DataGeneratorOpti
       let entry = entries.get(pointer);
       if (entry === undefined) {
         entry = compiler.compileForJsf(pointer);
+        // Bounded once per pointer, so no request can make jsf build a value of gigabytes.
+        if (entry.schema !== undefined) entry = { ...entry, schema: boundSchema(entry.schema) };
         entries.set(pointer, entry);
       }
       if (entry.schema === undefined) return null;

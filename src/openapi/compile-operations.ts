@@ -5,6 +5,7 @@ import { compileSecurity, type SecurityCheck } from './compile-security.js';
 import { compileProjection, type Projection } from './compile-projection.js';
 import { compileXmlWriter, isXmlMediaType, type XmlWriter } from './compile-xml.js';
 import { createDataGenerator } from '../generate/data-generator.js';
+import { oversizedSchemas } from '../generate/size-bounds.js';
 import type { LoadedDocument } from './load-document.js';
 import { RouteTable } from './route-table.js';
 import { DocumentWarnings, refuseWarnings, type DocumentWarning, type Warn } from './document-warnings.js';
@@ -183,6 +184,9 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
   const compiledWhole = options.strict === true || operations.length <= COMPILED_WHOLE_UP_TO;
   if (compiledWhole) {
     for (const operation of operations) for (const plan of operation.responses.values()) void plan.examples;
+    // Generated data is capped in size (generate/size-bounds.ts): say where the document asks for
+    // more. One pass over every schema; GitHub's document would pay about half a second for it.
+    for (const { pointer, reason } of oversizedSchemas(spec.document)) warnings.add({ file: spec.file, pointer, kind: 'schema asking for more data than is generated', reason });
     compiler.compileNow();
   }
   if (options.strict) refuseWarnings(warnings.list);
