@@ -93,6 +93,8 @@ function generatedAnswer(operation: CompiledOperation, plan: ResponsePlan, statu
     if (!plan.validateBody) return answer;
     answer.bodyViolations = checkBody(answer);
     if (answer.bodyViolations.length === 0) return answer;
+    // Data capped in size cannot satisfy its schema whatever the seed: one try is the answer.
+    if (operation.generationCapped(plan.schemaPointer!)) return answer;
     if (best === null || answer.bodyViolations.length < best.bodyViolations!.length) best = answer;
   }
   operation.reportUnsatisfiable(plan.schemaPointer!, best!.bodyViolations!);

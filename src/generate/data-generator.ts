@@ -29,6 +29,11 @@ export interface DataGenerator {
    * sets the schemas' own example values aside. Throws only when nothing exists at `pointer`.
    */
   generate(pointer: string, key: string, dynamic?: boolean): unknown;
+  /**
+   * Whether data for `pointer` is made smaller than its schema asks (size-bounds.ts), so it cannot
+   * satisfy it: trying again with another seed only costs time. Known once generated for.
+   */
+  capped(pointer: string): boolean;
 }
 
 export interface DataGeneratorOptions {
@@ -49,6 +54,8 @@ export function createDataGenerator(document: object, options: DataGeneratorOpti
   const modes = [false, true].map((dynamic) => ({ compiler: createJsfCompiler(document, { documentValues: !dynamic }), entries: new Map<string, JsfSchema>() }));
   // Built on first use: faker is loaded lazily.
   let fakerInstance: Faker | null = null;
+  /** Pointers whose schema boundSchema() lowered. */
+  const cappedPointers = new Set<string>();
   const faker = (): Faker => (fakerInstance ??= generatorLibraries().createFaker(cheapRandomizer()));
   const jsfOptions = {
     extensions: { get faker() { return faker(); } },
@@ -71,7 +78,11 @@ export function createDataGenerator(document: object, options: DataGeneratorOpti
       if (entry === undefined) {
         entry = compiler.compileForJsf(pointer);
         // Bounded once per pointer, so no request can make jsf build a value of gigabytes.
-        if (entry.schema !== undefined) entry = { ...entry, schema: boundSchema(entry.schema) };
+        const bounded = entry.schema === undefined ? undefined : boundSchema(entry.schema);
+        if (bounded !== entry.schema) {
+          entry = { ...entry, schema: bounded };
+          cappedPointers.add(pointer);
+        }
         entries.set(pointer, entry);
       }
       if (entry.schema === undefined) return null;
@@ -88,5 +99,6 @@ export function createDataGenerator(document: object, options: DataGeneratorOpti
         return null;
       }
     },
+    capped: (pointer) => cappedPointers.has(pointer),
   };
 }

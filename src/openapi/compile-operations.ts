@@ -94,6 +94,8 @@ export interface CompiledOperation {
   responseHeaderNames: string;
   /** Data for the schema at `pointer`, keyed by the request; `dynamic` sets the document's own values aside. */
   generate: (pointer: string, key: string, dynamic: boolean) => unknown;
+  /** Whether data for `pointer` is capped below what its schema asks (a start-up warning said so). */
+  generationCapped: (pointer: string) => boolean;
   /** Called when no try at generating data for `pointer` satisfied it: a document warning, once per pointer. */
   reportUnsatisfiable: (pointer: string, violations: string[]) => void;
 }
@@ -168,6 +170,7 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
         renderError: compileErrorRenderer(spec, responses, (p) => generator.generate(p, 'error')),
         invalidStatus: invalidRequestStatus(responses),
         generate: (schemaPointer, requestKey, dynamic) => generator.generate(schemaPointer, requestKey, dynamic),
+        generationCapped: (schemaPointer) => generator.capped(schemaPointer),
         reportUnsatisfiable,
         responseHeaderNames: [...new Set([...responses.values()].flatMap((plan) => plan.headers.map((header) => header.name)))].join(', '),
       };
