@@ -1,12 +1,17 @@
 // Soak test: the stub under mixed traffic (valid, invalid, unauthorized, scenarios, delayed,
-// unknown routes) at 64 connections for SOAK_SECONDS (default 60). It must answer every request
-// with the status its kind calls for, never a 5xx, never drop a connection, and its memory must
-// stay flat (journal bounded by --journal-limit). Prints a markdown table; exits 1 on any failure.
+// unknown routes, and the costly kinds hostile clients chose: 224 KiB uniqueItems bodies, answers
+// generated from a schema asking for 27 million values) at 64 connections for SOAK_SECONDS
+// (default 60). It must answer every request with the status its kind calls for, never a 5xx,
+// never drop a connection, never keep a bystander waiting (a health probe, one at a time, all
+// along), and its memory must stay flat (journal bounded by --journal-limit). Prints a markdown
+// table; exits 1 on any failure.
 //
 //   npm run soak                    # 60 s
 //   SOAK_SECONDS=20 npm run soak    # shorter
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { load as parseYaml } from 'js-yaml';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 
@@ -21,7 +26,12 @@ if (!Number.isInteger(SECONDS) || SECONDS < 5 || SECONDS > 3600) {
   process.exit(2);
 }
 
+/** A bystander's answer slower than this means some request held the server up. */
+const BYSTANDER_MAX_MS = 1_000;
+
 const AUTH = 'Bearer soak-token';
+/** 8,000 distinct small objects: Ajv's pairwise uniqueItems check took 13 s on this. */
+const UNIQUE_BODY = JSON.stringify(Array.from({ length: 8_000 }, (_, i) => ({ id: i, name: `n${i}` })));
 const JSON_TYPE = 'application/json';
 
 /** Each kind of request, with the status it must get. Every connection cycles through them in order. */
@@ -36,6 +46,8 @@ const KINDS = [
   { name: 'scenario unknown', expect: 422, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, 'x-mock-scenario': 'no-such-scenario' }, body: '{"id":1,"name":"Fern"}' },
   { name: 'Prefer: dynamic=true', expect: 200, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, prefer: 'dynamic=true' }, body: '{"id":1,"name":"Fern"}' },
   { name: 'delayed 50 ms', expect: 200, method: 'POST', path: '/plants', headers: { authorization: AUTH, 'content-type': JSON_TYPE, 'x-mock-delay': '50' }, body: '{"id":2,"name":"Slow fern"}' },
+  { name: 'uniqueItems: 8,000 objects (224 KiB)', expect: 204, method: 'POST', path: '/batches', headers: { 'content-type': JSON_TYPE }, body: UNIQUE_BODY },
+  { name: 'generated, capped: nested minItems 300', expect: 200, method: 'GET', path: '/grid', headers: {} },
   { name: 'unknown path', expect: 404, method: 'GET', path: '/nowhere', headers: {} },
   { name: 'wrong method', expect: 405, method: 'GET', path: '/plants', headers: {} },
 ];
@@ -46,9 +58,39 @@ process.on('exit', () => {
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
+/** The Plant Store document with the two costly operations added, written to .bench-tmp/. */
+function writeSoakSpec() {
+  const doc = parseYaml(readFileSync('openapi.yaml', 'utf8'));
+  const nested = (depth) => (depth === 0 ? { type: 'string', minLength: 10 } : { type: 'array', minItems: 300, items: nested(depth - 1) });
+  doc.paths['/batches'] = { post: {
+    security: [],
+    requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', uniqueItems: true, items: { type: 'object' } } } } },
+    responses: { 204: { description: 'stored' } },
+  } };
+  doc.paths['/grid'] = { get: { security: [], responses: { 200: { description: 'a grid', content: { 'application/json': { schema: nested(3) } } } } } };
+  mkdirSync('.bench-tmp', { recursive: true });
+  const file = path.join('.bench-tmp', 'soak-spec.json');
+  writeFileSync(file, JSON.stringify(doc));
+  return file;
+}
+
+/** Health probes one after another until `until`: the slowest answer, and failures. */
+async function bystander(url, until) {
+  let slowestMs = 0;
+  let failures = 0;
+  while (performance.now() < until) {
+    const started = performance.now();
+    const ok = await fetch(`${url}/__admin/health`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.ok, () => false);
+    slowestMs = Math.max(slowestMs, performance.now() - started);
+    if (!ok) failures++;
+    await sleep(100);
+  }
+  return { slowestMs, failures };
+}
+
 function startStub() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--quiet', '--journal-limit', String(JOURNAL_LIMIT)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/cli.js', '--spec', writeSoakSpec(), '--port', '0', '--quiet', '--journal-limit', String(JOURNAL_LIMIT)], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let stdout = '';
     let stderr = '';
@@ -86,6 +128,7 @@ async function main() {
   const startKb = rssKb(child.pid);
   const started = performance.now();
 
+  const watching = bystander(url, started + SECONDS * 1000);
   const byKind = KINDS.map((kind) => ({ name: kind.name, expect: kind.expect, count: 0, wrong: 0, lastWrong: null }));
   const result = await autocannon({
     url,
@@ -108,6 +151,7 @@ async function main() {
     })),
   });
   clearInterval(sampler);
+  const waited = await watching;
   const endKb = rssKb(child.pid);
 
   // After the load: still serving, journal bounded, graceful exit.
@@ -135,6 +179,8 @@ async function main() {
     ['latency p50 / p99 / max', `${result.latency.p50} / ${result.latency.p99} / ${result.latency.max} ms`, ''],
     ['RSS start / after warm-up / max / end', `${mb(startKb)} / ${mb(afterWarmup)} / ${mb(maxKb)} / ${mb(endKb)}`,
       flat === null ? 'not measured (no /proc)' : flat ? `flat (end ≤ ${FLAT_FACTOR}× after warm-up)` : 'FAIL: grew'],
+    ['slowest bystander health probe during the run', `${Math.round(waited.slowestMs)} ms (${waited.failures} failed)`,
+      waited.slowestMs <= BYSTANDER_MAX_MS && waited.failures === 0 ? `ok (no request held the server up for ${BYSTANDER_MAX_MS} ms)` : 'FAIL: a request held the server up'],
     ['health after the run', String(health), health === 200 ? 'ok' : 'FAIL'],
     ['journal entries after the run', String(journal), journal === JOURNAL_LIMIT ? `ok (bounded by --journal-limit ${JOURNAL_LIMIT})` : 'FAIL'],
     ['exit on SIGTERM', String(exit.code), exit.code === 0 ? 'ok' : 'FAIL'],

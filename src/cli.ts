@@ -160,11 +160,13 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    // Whatever happens next, the process is gone when the grace is over (see exit-watchdog.ts);
-    // in-flight answers get all but the last half second of it, the coverage report that half second.
-    armExitWatchdog(SHUTDOWN_GRACE_MS, signal);
     process.stdout.write(`${signal}: finishing in-flight requests…\n`);
-    await running.close(SHUTDOWN_GRACE_MS - 500);
+    // In-flight answers get all but the last half second of the grace, the coverage report that
+    // half second; whatever happens, the process is gone when it is over (see exit-watchdog.ts).
+    // Closing starts first: the port stops accepting before the watchdog thread is even started.
+    const closing = running.close(SHUTDOWN_GRACE_MS - 500);
+    armExitWatchdog(SHUTDOWN_GRACE_MS, signal);
+    await closing;
     logSink.flush();
     // The table is what a CI job shows; --quiet silences it unless a coverage file was asked for.
     if (options.log || options.coverageOut) process.stdout.write(formatCoverage(running.coverage()) + '\n');
