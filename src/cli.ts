@@ -36,6 +36,8 @@ Options:
                         from the document: POST /plants, then GET /plants/{id})
   --state-file FILE     stateful mode's resources, loaded at start and written after changes
                         (implies --stateful)
+  --webhook NAME=URL    send the document's webhook NAME (its key under webhooks) to URL;
+                        repeatable
   --state-store URL     redis://HOST:PORT/DB: instances sharing it act as one server (stateful
                         store, journal, coverage, sticky scenario)
   --strict              refuse to start on a document with warnings (for spec authors in CI)
@@ -81,6 +83,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
         stateful: { type: 'boolean' },
         'state-file': { type: 'string' },
         'state-store': { type: 'string' },
+        webhook: { type: 'string', multiple: true },
         'no-watch': { type: 'boolean' },
         'no-cors': { type: 'boolean' },
         quiet: { type: 'boolean' },
@@ -129,12 +132,24 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     stateful: values.stateful,
     stateFile: values['state-file'],
     stateStore: values['state-store'],
+    webhooks: webhookTargets(values.webhook ?? []),
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
   // Each worker writes its report at shutdown; one file written by all of them would keep only the last.
   if (workers > 1 && options.coverageOut) exitWithError('--coverage-out: each worker would write its own report over the others\', so it cannot be combined with --workers; read GET /__admin/coverage (the whole server\'s) before stopping');
   return { options, workers };
+}
+
+/** `--webhook newPlant=http://…` (repeatable) -> { newPlant: 'http://…' }; the name ends at the first `=`. */
+function webhookTargets(flags: string[]): Record<string, string> {
+  const targets: Record<string, string> = {};
+  for (const flag of flags) {
+    const at = flag.indexOf('=');
+    if (at <= 0) exitWithError(`--webhook: expected NAME=URL, got "${flag}"`);
+    targets[flag.slice(0, at)] = flag.slice(at + 1);
+  }
+  return targets;
 }
 
 /** The version in the package's own package.json (dist/cli.js -> the package root). */
@@ -186,7 +201,7 @@ async function main(): Promise<void> {
 const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
-  coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store',
+  coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store', webhooks: '--webhook',
 };
 
 main().catch((error: unknown) => {

@@ -51,9 +51,11 @@ export interface StubOptions {
    * coverage and the sticky scenario through this Redis server, and act as one.
    */
   stateStore?: string;
+  /** Webhook key (as the document writes it under `webhooks`) -> the URL it is sent to. */
+  webhooks?: Record<string, string>;
 }
 
-export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'stateFile' | 'stateStore'>> & {
+export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'stateFile' | 'stateStore' | 'webhooks'>> & {
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
   bundled: boolean;
   seed: number | undefined;
@@ -62,6 +64,7 @@ export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' |
   log: ((line: string) => void) | null;
   stateFile: string | undefined;
   stateStore: string | undefined;
+  webhooks: Record<string, string>;
 };
 
 export const DEFAULTS = {
@@ -110,11 +113,15 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     stateful: options.stateful ?? options.stateFile !== undefined,
     stateFile: options.stateFile,
     stateStore: options.stateStore,
+    webhooks: options.webhooks ?? {},
   };
   if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut, 'report');
   if (resolved.stateFile !== undefined) checkFolderOf('stateFile', resolved.stateFile, 'state');
   if (resolved.stateStore !== undefined && !/^rediss?:\/\/[^/\s]+(\/\d+)?\/?$/.test(resolved.stateStore)) {
     throw new ConfigError('stateStore', `must be redis://HOST:PORT/DB, got ${resolved.stateStore}`);
+  }
+  for (const [name, url] of Object.entries(resolved.webhooks)) {
+    if (!isWebhookUrl(url)) throw new ConfigError('webhooks', `${name}: the target must be an http:// or https:// URL, got ${url}`);
   }
   if (resolved.stateStore !== undefined && resolved.stateFile !== undefined) {
     throw new ConfigError('stateFile', 'cannot be combined with a state store: Redis keeps the state; choose one');
@@ -133,6 +140,15 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     throw new ConfigError('host', `binding to ${resolved.host} exposes /__admin to the network; set an admin token (--admin-token) to protect it`);
   }
   return resolved;
+}
+
+/** Where a webhook may be sent: an absolute http(s) URL. */
+export function isWebhookUrl(url: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
 }
 
 /** A file written at shutdown must have a folder to go to: found out now, not when the report is due. */

@@ -15,6 +15,7 @@ import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
 import { answerFromState, type StoredState } from './answer-from-state.js';
 import type { Resources } from '../openapi/compile-resources.js';
+import { planDeliveries } from './plan-deliveries.js';
 import type { StubRequest } from '../shared/plain-http.js';
 import type { StubResponse } from './stub-response.js';
 
@@ -27,6 +28,8 @@ export interface EngineState {
   defaultDelayMs: number;
   /** Stateful mode: the resources inferred from the document; null when stateful mode is off. */
   resources: Resources | null;
+  /** Operation key -> webhooks its fixture file sends after each successful answer. */
+  triggers?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Shared by every request without a query string; nothing writes to it. */
@@ -76,6 +79,10 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   const problems = selfCheck(answer, operation.key);
 
   const scenario = 'kind' in choice && choice.kind === 'scenario' ? choice.scenario : null;
+  const fault = selection.fault ?? scenario?.fault ?? undefined;
+  // 7. What goes out once a successful answer is sent: webhooks the fixtures name, callbacks.
+  const fired = scenario?.webhooks.length ? [...new Set([...(state.triggers?.get(operation.key) ?? []), ...scenario.webhooks])] : (state.triggers?.get(operation.key) ?? []);
+  const sendsOut = (fired.length > 0 || operation.callbacks.length > 0) && answer.status >= 200 && answer.status < 300 && fault === undefined;
   const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.source };
   if (answer.body !== undefined && answer.contentType) headers['content-type'] = answer.contentType;
   return {
@@ -89,7 +96,8 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
     operation,
     documented: answer.plan,
     fromStub: false,
-    fault: selection.fault ?? scenario?.fault ?? undefined,
+    fault,
+    deliveries: sendsOut ? planDeliveries(state.compiled.webhooks, fired, operation, request, body, pathParams, query) : undefined,
     stateChange: 'change' in choice ? choice.change : null,
   };
 }

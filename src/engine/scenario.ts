@@ -9,6 +9,8 @@ export interface Scenario {
   /** Milliseconds to wait before answering; null means the server default. */
   delayMs: number | null;
   fault: Fault | null;
+  /** Webhooks (their keys) sent after this scenario's successful answer. */
+  webhooks: readonly string[];
   /** The file it came from, for logs and start-up errors. */
   file: string;
 }

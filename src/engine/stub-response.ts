@@ -4,6 +4,7 @@
 import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
 import type { Fault } from '../shared/faults.js';
 import type { StateChange } from './answer-from-state.js';
+import type { Delivery } from './plan-deliveries.js';
 
 export interface StubResponse {
   status: number;
@@ -33,4 +34,6 @@ export interface StubResponse {
   fault?: Fault;
   /** Stateful mode: what this answer did to the stored resources, for the layer above to apply; null or absent when nothing. */
   stateChange?: StateChange | null;
+  /** Webhooks and callbacks to send once the answer is out (the layer above sends them). */
+  deliveries?: Delivery[];
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Stub } from '../stub/stub.js';
 import { stringifyExact } from '../shared/exact-json.js';
 import { problem } from '../openapi/error-renderer.js';
+import { isWebhookUrl } from '../config/options.js';
 
 export function adminRouter(stub: Stub, adminToken: string | undefined): Router {
   const router = express.Router();
@@ -88,6 +89,27 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
     await stub.clearState();
     res.status(204).end();
   });
+  router.get('/webhooks', (_req, res) => {
+    res.json(stub.webhooks());
+  });
+  // NAME is the webhook's key as the document writes it, percent-encoded (`%2Fplant%2Fwebhook`).
+  router.put('/webhooks/:name', express.json({ limit: '16kb' }), async (req, res) => {
+    const { name } = req.params;
+    if (!stub.state.compiled.webhooks.has(name)) return unknownWebhook(stub, res, name);
+    const url = (req.body as { url?: unknown } | undefined)?.url;
+    if (url !== null && (typeof url !== 'string' || !isWebhookUrl(url))) return sendProblem(res, 400, 'send {"url": "http://…"}, or {"url": null} to remove the target');
+    await stub.changeEverywhere({ kind: 'webhook', name, url });
+    res.json({ name, target: url });
+  });
+  router.post('/webhooks/:name/fire', express.text({ type: () => true, limit: '1mb' }), (req, res) => {
+    const { name } = req.params;
+    if (!stub.state.compiled.webhooks.has(name)) return unknownWebhook(stub, res, name);
+    const target = stub.outbound.targetOf(name);
+    if (target === null) return sendProblem(res, 409, `webhook "${name}" has no target; register one with --webhook or PUT /__admin/webhooks/${encodeURIComponent(name)} {"url": …}`);
+    const violations = stub.fireWebhook(name, typeof req.body === 'string' ? req.body : '');
+    if (violations.length > 0) return sendProblem(res, 400, 'the payload does not fit the webhook\'s schema; nothing was sent', { violations: violations.slice(0, 100) });
+    res.status(202).json({ queued: name, target });
+  });
   router.post('/reload', async (_req, res) => {
     const ok = await stub.changeEverywhere({ kind: 'reload' });
     if (ok) res.json({ reloaded: true });
@@ -107,6 +129,10 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
 
 /** The largest state document PUT /__admin/state takes. */
 const STATE_BODY_LIMIT = 16 * 1024 * 1024;
+
+function unknownWebhook(stub: Stub, res: Response, name: string): void {
+  sendProblem(res, 404, `the document has no webhook "${name}"`, { knownWebhooks: [...stub.state.compiled.webhooks.keys()] });
+}
 
 function statefulOff(res: Response): void {
   sendProblem(res, 404, 'stateful mode is off; start the stub with --stateful (stateful: true) to keep resources');

@@ -20,6 +20,7 @@ import { ConfigError } from '../config/config-error.js';
 import { headerSafe } from './header-value.js';
 import { normaliseResponseKey } from './documented-response.js';
 import { secretsOf, type Secrets } from './secrets.js';
+import { compileCallbacks, compileWebhooks, type CallbackPlan, type OutboundPlan } from './compile-outbound.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'] as const;
 
@@ -98,6 +99,8 @@ export interface CompiledOperation {
   generationCapped: (pointer: string) => boolean;
   /** Called when no try at generating data for `pointer` satisfied it: a document warning, once per pointer. */
   reportUnsatisfiable: (pointer: string, violations: string[]) => void;
+  /** 3.0 `callbacks`: sent after the operation's successful answer, to the URL their expression names. */
+  callbacks: CallbackPlan[];
 }
 
 export interface CompiledSpec {
@@ -114,6 +117,8 @@ export interface CompiledSpec {
   warnings: readonly DocumentWarning[];
   /** Whether every validator was compiled and every example checked at start (see COMPILED_WHOLE_UP_TO). */
   compiledWhole: boolean;
+  /** 3.1 `webhooks`, by their key as the document writes it. */
+  webhooks: ReadonlyMap<string, OutboundPlan>;
 }
 
 export interface CompileOptions {
@@ -173,6 +178,7 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
         generationCapped: (schemaPointer) => generator.capped(schemaPointer),
         reportUnsatisfiable,
         responseHeaderNames: [...new Set([...responses.values()].flatMap((plan) => plan.headers.map((header) => header.name)))].join(', '),
+        callbacks: compileCallbacks(spec, compiler, generator, operation, pointer),
       };
       operations.push(compiled);
       routes.add(compiled.method, path, compiled);
@@ -184,6 +190,7 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
     for (const operation of operations) routes.add(operation.method, basePath + operation.path, operation, { keepExisting: true });
   }
   const byKey = new Map(operations.map((operation) => [operation.key, operation]));
+  const webhooks = compileWebhooks(spec, compiler, generator);
   const compiledWhole = options.strict === true || operations.length <= COMPILED_WHOLE_UP_TO;
   if (compiledWhole) {
     for (const operation of operations) for (const plan of operation.responses.values()) void plan.examples;
@@ -193,7 +200,7 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
     compiler.compileNow();
   }
   if (options.strict) refuseWarnings(warnings.list);
-  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole };
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks };
 }
 
 /**

@@ -25,6 +25,10 @@ import { ClusterWhole } from './cluster-whole.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 import { stringifyExact } from '../shared/exact-json.js';
 import { refuse, refusalResponse } from '../engine/refusal.js';
+import { Outbound, type DeliveryOutcome } from '../deliver/outbound.js';
+import { requestFor } from '../engine/plan-deliveries.js';
+import { parseExactJson } from '../shared/exact-json.js';
+
 
 export interface JournalWatcher {
   entry(entry: JournalEntry): void;
@@ -43,12 +47,15 @@ export class Stub {
   /** Stateful mode's resources; null when stateful mode is off. */
   private store: StateStore | null = null;
   private stateFile: StateFileWriter | null = null;
+  /** Webhooks and callbacks on their way out, with their targets and last outcomes. */
+  readonly outbound: Outbound;
   /** What makes several processes one server (--workers, --state-store); null in a single process. */
   private whole: WholeServer | null = null;
 
   private constructor(readonly options: ResolvedOptions, public state: EngineState, private readonly warn: (line: string) => void) {
     this.formatLine = requestLineFormatter(options.logFormat);
     this.journal = new Journal(options.journalLimit);
+    this.outbound = new Outbound(warn);
   }
 
   /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
@@ -70,6 +77,10 @@ export class Stub {
       stub.whole = new ClusterWhole(link);
     }
     if (options.stateful) await stub.openStore();
+    for (const [name, url] of Object.entries(options.webhooks)) {
+      if (!stub.state.compiled.webhooks.has(name)) throw new ConfigError('webhooks', `${name}: the document has no such webhook; known: ${[...stub.state.compiled.webhooks.keys()].join(', ') || 'none'}`);
+      stub.outbound.setTarget(name, url);
+    }
     if (options.watch) stub.fileWatch = watchFiles(stub.watchTargets(), () => void stub.reload());
     return stub;
   }
@@ -167,7 +178,37 @@ export class Stub {
         return true;
       case 'reload':
         return this.reload();
+      case 'webhook':
+        this.outbound.setTarget(change.name, change.url);
+        return true;
     }
+  }
+
+  /** The document's webhooks with their targets, and the last deliveries' outcomes (GET /__admin/webhooks). */
+  webhooks(): { webhooks: Array<{ name: string; target: string | null }>; deliveries: DeliveryOutcome[] } {
+    const names = [...this.state.compiled.webhooks.keys()];
+    return { webhooks: names.map((name) => ({ name, target: this.outbound.targetOf(name) })), deliveries: this.outbound.recent() };
+  }
+
+  /**
+   * Sends a webhook now (POST /__admin/webhooks/NAME/fire). `text`, when not empty, is the payload
+   * and must fit the webhook's schema: its violations are returned and nothing is sent. Without
+   * it, the payload is the documented example, else generated data.
+   */
+  fireWebhook(name: string, text: string): string[] {
+    const plan = this.state.compiled.webhooks.get(name)!;
+    let body = null;
+    if (text.trim() !== '') {
+      try {
+        body = parseExactJson(text);
+      } catch (error) {
+        return [`/: ${(error as Error).message}`];
+      }
+      const violations = plan.validate?.(body.value, body.rawNumbers) ?? [];
+      if (violations.length > 0) return violations;
+    }
+    this.outbound.send([{ kind: 'webhook', name, url: null, ...requestFor(plan, null, body) }]);
+    return [];
   }
 
   /** Makes an admin change in the whole server: every worker with --workers, else this process. */
@@ -210,6 +251,8 @@ export class Stub {
       if (entry) for (const watcher of this.watchers) watcher.entry(entry);
     }
     this.coverage.record(response);
+    // Sent only now, after the answer: a receiver never delays the client.
+    if (response.deliveries && !response.fault && !response.abandoned) this.outbound.send(response.deliveries);
     this.whole?.record?.(this.journal.latest(this.state.compiled.secrets), response);
     if (response.selfCheck.length > 0) this.warn(formatSelfCheck(request, response));
     if (this.options.log) this.options.log(this.formatLine(request, response, durationMs));
@@ -306,6 +349,7 @@ export class Stub {
     this.fileWatch?.close();
     this.stateFile?.flush();
     void this.whole?.close();
+    this.outbound.close();
   }
 }
 
@@ -324,7 +368,7 @@ async function loadState(options: ResolvedOptions, log: (line: string) => void, 
   const fixtures = await loadFixtures(options.fixtures, compiled);
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);
   const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
-  return { compiled, scenarios: fixtures.scenarios, sticky: null, defaultDelayMs: options.delayMs, resources };
+  return { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, sticky: null, defaultDelayMs: options.delayMs, resources };
 }
 
 /** A shared store (Redis) that did not answer: the client may retry; the outage itself is logged once. */

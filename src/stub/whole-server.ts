@@ -8,7 +8,7 @@ import type { StubResponse } from '../engine/stub-response.js';
 import type { StateStore } from './state-store.js';
 
 /** An admin change that reaches every process (PUT/DELETE /__admin/scenario, DELETE /__admin/requests, POST /__admin/reload). */
-export type AdminChange = { kind: 'sticky'; name: string | null } | { kind: 'reset' } | { kind: 'reload' };
+export type AdminChange = { kind: 'sticky'; name: string | null } | { kind: 'reset' } | { kind: 'reload' } | { kind: 'webhook'; name: string; url: string | null };
 
 export interface WholeServer {
   /** The state every process reads and changes (stateful mode). */
