@@ -18,6 +18,19 @@ components:
   parameters:
     n: { name: n, in: query, required: true, schema: { type: integer } }
 paths:
+  /signup:
+    post:
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [user], properties: { user: { type: string, maxLength: 5 } } } } } }
+      responses:
+        '201': { description: created, content: { application/json: { examples: { welcome: { value: { hello: new-user } } } } } }
+        '422':
+          description: invalid
+          content:
+            application/json:
+              schema: { type: object, properties: { code: { type: string }, message: { type: string } } }
+              examples:
+                tooLong: { value: { code: E1, message: The user name is too long } }
+                taken: { value: { code: E2, message: The user name is taken } }
   /basic:
     get:
       security: [{ basic: [] }]
@@ -173,6 +186,18 @@ describe('refusals follow the response the operation documents for them', () => 
     expect(response.headers.get('www-authenticate')).toBe('Basic');
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(response.json).toEqual({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: expected });
+  });
+
+  it.each([
+    ['an invalid request that names an example of its refusal status gets that example', { prefer: 'code=422, example=taken' }, '', { code: 'E2', message: 'The user name is taken' }],
+    ['Prism’s query selectors name it too', {}, '?__code=422&__example=tooLong', { code: 'E1', message: 'The user name is too long' }],
+    ['an example named for another status is ignored: the refusal carries the violations', { prefer: 'code=201, example=welcome' }, '', { message: '/user: must NOT have more than 5 characters' }],
+    ['an unknown example name is ignored too', { prefer: 'code=422, example=nope' }, '', { message: '/user: must NOT have more than 5 characters' }],
+  ])('%s', async (_name, steering, query, body) => {
+    const response = await request(`${stub.url}/signup${query}`, { method: 'POST', headers: { 'content-type': 'application/json', ...steering }, body: '{"user":"far-too-long"}' });
+    expect(response.status).toBe(422);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.json).toEqual(body);
   });
 
   it('an empty body is no body: an operation that documents none accepts it', async () => {

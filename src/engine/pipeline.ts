@@ -53,12 +53,13 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   const query = request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery);
 
   // 2. Authenticate: the operation's security requirement.
+  //    A refusal here may still be asked for by example name (`Prefer: code=401, example=expired`).
   const denied = authenticate(operation.checkSecurity, request, query);
-  if (denied) return refusalResponse(denied, operation);
+  if (denied) return refusalResponse(denied, operation, exampleAskedFor(request, query, denied.status));
 
   // 3. Validate: parameters and body, every violation at once.
   const body = validateRequest(operation, request, pathParams, query);
-  if (isRefusal(body)) return refusalResponse(body, operation);
+  if (isRefusal(body)) return refusalResponse(body, operation, exampleAskedFor(request, query, body.status));
 
   // 4. Select: scenario, Prefer (or Prism's query selectors), sticky scenario, or the documented success.
   const selection = readSelection(request, query);
@@ -106,4 +107,15 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
 function asksNothing(selection: Selection, scenarios: ReadonlyMap<string, unknown> | undefined, sticky: string | null): boolean {
   return selection.scenario === null && selection.code === null && selection.example === null && !selection.dynamic && selection.fault === null
     && (sticky === null || !scenarios?.has(sticky));
+}
+
+/**
+ * The example a refused request names for the refusal's status (`Prefer: code=422,
+ * example=usernameIsEmpty`, or Prism's `?__code=422&__example=…`): a client that sends an invalid
+ * form on purpose can pick which documented error it sees. A name for another status is ignored.
+ */
+function exampleAskedFor(request: StubRequest, query: URLSearchParams, status: number): string | null {
+  const selection = readSelection(request, query);
+  if (isRefusal(selection) || selection.example === null) return null;
+  return selection.code === null || selection.code === status ? selection.example : null;
 }

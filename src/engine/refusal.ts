@@ -2,8 +2,9 @@
 // one place that turns it into HTTP. Refusals of the API's contract (401, 400, 413, 415, 422)
 // follow the operation's documented error response (shape, media type, headers); refusals of the
 // stub itself (404, 405, unknown scenario) are problem+json, since the API does not describe them.
-import { isJsonMediaType, type CompiledOperation } from '../openapi/compile-operations.js';
-import { problem } from '../openapi/error-renderer.js';
+import type { CompiledOperation } from '../openapi/compile-operations.js';
+import { serializeBody } from './serialize-body.js';
+import { problem, type RenderedError } from '../openapi/error-renderer.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import type { StubResponse } from './stub-response.js';
 
@@ -40,18 +41,19 @@ export function isRefusal(value: unknown): value is Refusal {
   return typeof value === 'object' && value !== null && (value as Refusal).refusal === true;
 }
 
-export function refusalResponse(refusal: Refusal, operation: CompiledOperation | null): StubResponse {
+/** `example`: a documented example of the refusal's status the client asked for by name, if any. */
+export function refusalResponse(refusal: Refusal, operation: CompiledOperation | null, example: string | null = null): StubResponse {
   const ownError = operation !== null && !refusal.fromStub;
-  const rendered = ownError
+  const rendered = (ownError && example !== null ? namedExample(operation, refusal.status, example) : null) ?? (ownError
     ? operation.renderError(refusal.status, refusal.message, refusal.violations)
-    : problem(refusal.status, refusal.message, refusal.violations, refusal.extra);
+    : problem(refusal.status, refusal.message, refusal.violations, refusal.extra));
   // The refusal's own headers (WWW-Authenticate naming the scheme that failed) win over samples.
   const headers: Record<string, string> = { ...rendered.headers, ...refusal.headers };
   if (rendered.contentType !== null) headers['content-type'] = rendered.contentType;
   return {
     status: refusal.status,
     headers,
-    body: serialise(rendered.body, rendered.contentType),
+    body: rendered.body === undefined ? '' : serializeBody(rendered.body, false, rendered.contentType, null),
     source: null,
     violations: refusal.violations.length > 0 ? refusal.violations : [refusal.message],
     selfCheck: [],
@@ -62,14 +64,13 @@ export function refusalResponse(refusal: Refusal, operation: CompiledOperation |
   };
 }
 
+function namedExample(operation: CompiledOperation, status: number, name: string): RenderedError | null {
+  const plan = documentedResponse(operation.responses, status);
+  const value = plan?.examples.get(name) ?? plan?.brokenExamples.get(name);
+  return plan && value !== undefined ? { contentType: plan.contentType, body: value, headers: plan.sampleHeaders } : null;
+}
+
 /** The refusal of a body over the size limit; the adapter stopped reading it. */
 export function bodyTooLarge(limit: number): Refusal {
   return refuse(413, `the request body is larger than ${limit} bytes`, { headers: { connection: 'close' } });
-}
-
-/** JSON media types get JSON text; other media types (`text/plain`, `text/html`) get a text as it is. */
-function serialise(body: unknown, contentType: string | null): string {
-  if (body === undefined) return '';
-  if (typeof body === 'string' && contentType !== null && !isJsonMediaType(contentType)) return body;
-  return JSON.stringify(body);
 }
