@@ -100,6 +100,8 @@ describe('a document with odd corners', () => {
     { name: 'a catastrophic pattern answers a crafted 40-character value at once', query: `?word=${'a'.repeat(40)}!`, status: 400 },
     { name: 'a catastrophic pattern accepts what it matches', query: `?word=${'a'.repeat(40)}`, status: 200 },
     { name: 'a pattern RE2 cannot run is not enforced', query: '?code=admin', status: 200 },
+    { name: 'two patterns in one operation are each checked with their own expression (refused)', query: '?label=team:web&word=a-b', status: 400 },
+    { name: 'two patterns in one operation are each checked with their own expression (accepted)', query: '?label=team:web&word=aaa', status: 200 },
     { name: 'an empty enum is ignored, not a refusal of every value', query: '?mode=anything', status: 200 },
   ])('$name', async ({ query, status }) => {
     expect((await get(query)).status).toBe(status);

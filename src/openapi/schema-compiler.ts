@@ -168,7 +168,9 @@ function unwalked(copy: object): object {
 const linearTimeRegExp = Object.assign(
   (pattern: string) => {
     const compiled = RE2JS.compile(pattern);
-    return { test: (text: string) => compiled.matcher(text).find() };
+    // Ajv keeps one compiled pattern per `toString()` of what this returns: without its own, every
+    // pattern of the document was `[object Object]`, and all were checked with the first one.
+    return { test: (text: string) => compiled.matcher(text).find(), toString: () => `/${pattern}/` };
   },
   { code: 'linearTimeRegExp' },
 );

@@ -1,0 +1,267 @@
+// The corpus run: the stub started on a real document, and one valid request per operation built
+// from that document (path, required query, header and cookie parameters, a body, credentials),
+// each answer judged: a documented status, a body the self-check found valid for its schema, and
+// never a 5xx. Used by test/corpus.test.ts; the outcome per document is data the test asserts on
+// and prints.
+import http from 'node:http';
+import { startStub } from '../../src/index.js';
+import { loadDocument, type LoadedDocument } from '../../src/openapi/load-document.js';
+import { followRefs } from '../../src/openapi/follow-ref.js';
+import { createDataGenerator, type DataGenerator } from '../../src/generate/data-generator.js';
+import { loadGeneratorLibraries } from '../../src/generate/generator-libraries.js';
+import { escapePointerToken } from '../../src/shared/json-pointer.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'];
+
+export type Verdict = 'documented' | '5xx' | 'undocumented status' | 'invalid body' | 'request refused' | 'no answer' | 'nothing documented';
+
+export interface CorpusCase {
+  operation: string;
+  verdict: Verdict;
+  /** What went wrong, for the report: status and the stub's message or self-check. */
+  detail: string;
+}
+
+export interface CorpusOutcome {
+  document: string;
+  cases: CorpusCase[];
+}
+
+type Node = Record<string, unknown>;
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Starts the stub on `file`, sends one request per operation, and judges each answer. */
+export async function runCorpusDocument(file: string, label = file): Promise<CorpusOutcome> {
+  await loadGeneratorLibraries();
+  const spec = await loadDocument(file);
+  const generator = createDataGenerator(spec.document, { seed: 7 });
+  const stub = await startStub({ spec: file, fixtures: '/nonexistent-corpus-fixtures', port: 0, watch: false, log: () => {}, seed: 7 });
+  const cases: CorpusCase[] = [];
+  try {
+    for (const operation of operationsOf(spec)) {
+      const built = buildRequest(spec, generator, operation);
+      const url = `${stub.url}${built.path}${built.query ? `?${built.query}` : ''}`;
+      let status = 0;
+      let text = '';
+      try {
+        ({ status, text } = await send(url, operation.method, built));
+      } catch (error) {
+        cases.push({ operation: operation.key, verdict: 'no answer', detail: (error as Error).message });
+        continue;
+      }
+      const [entry] = stub.requests({ method: operation.method }).slice(-1);
+      stub.reset();
+      cases.push({ operation: operation.key, ...judge(operation, status, text, entry?.selfCheck ?? [], entry?.violations ?? []) });
+    }
+  } finally {
+    await stub.close();
+  }
+  return { document: label, cases };
+}
+
+/** One request with node:http (fetch refuses some statuses a stub may document, such as 407). */
+function send(url: string, method: string, built: BuiltRequest): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    // Node sends a DELETE's body without a length unless told; the stub would read it as a second request.
+    const headers = built.body === undefined ? built.headers : { ...built.headers, 'content-length': String(Buffer.byteLength(built.body)) };
+    const request = http.request(url, { method, headers, agent: false, timeout: 10_000 }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(new Error('no answer within 10 s')));
+    request.on('error', reject);
+    request.end(built.body);
+  });
+}
+
+interface Operation {
+  key: string;
+  method: string;
+  path: string;
+  pointer: string;
+  value: Node;
+  pathItem: { value: Node; pointer: string };
+}
+
+function* operationsOf(spec: LoadedDocument): Generator<Operation> {
+  for (const [path, raw] of Object.entries(spec.document.paths ?? {})) {
+    const pathItem = deref(spec, raw, `/paths/${escapePointerToken(path)}`);
+    for (const method of METHODS) {
+      const value = pathItem.value[method];
+      if (isNode(value)) yield { key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, pointer: `${pathItem.pointer}/${method}`, value, pathItem };
+    }
+  }
+}
+
+function deref(spec: LoadedDocument, value: unknown, pointer: string): { value: Node; pointer: string } {
+  const target = followRefs(spec, value, pointer);
+  return { value: isNode(target.value) ? target.value : {}, pointer: target.pointer };
+}
+
+interface BuiltRequest {
+  path: string;
+  query: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** A request the document calls valid: required parameters, a body, and the first credentials it accepts. */
+function buildRequest(spec: LoadedDocument, generator: DataGenerator, operation: Operation): BuiltRequest {
+  const headers: Record<string, string> = { accept: '*/*' };
+  const query = new URLSearchParams();
+  const cookies: string[] = [];
+  let path = operation.path;
+  for (const parameter of parametersOf(spec, operation)) {
+    const { value: p, pointer } = parameter;
+    const location = String(p.in);
+    if (location !== 'path' && p.required !== true) continue;
+    const value = sampleOf(spec, generator, p, pointer, operation.key);
+    const text = serialize(value, p, location);
+    if (location === 'path') path = path.replaceAll(`{${String(p.name)}}`, encodeURIComponent(text));
+    else if (location === 'query') {
+      if (Array.isArray(value) && p.explode !== false && (p.style === undefined || p.style === 'form')) for (const item of value) query.append(String(p.name), String(item));
+      else query.append(String(p.name), text);
+    } else if (location === 'header') headers[String(p.name).toLowerCase()] = text;
+    else if (location === 'cookie') cookies.push(`${String(p.name)}=${encodeURIComponent(text)}`);
+  }
+  addCredentials(spec, operation, headers, query, cookies);
+  if (cookies.length > 0) headers.cookie = cookies.join('; ');
+  let body: string | undefined;
+  const requestBody = operation.value.requestBody === undefined ? null : deref(spec, operation.value.requestBody, `${operation.pointer}/requestBody`);
+  const content = requestBody && isNode(requestBody.value.content) ? requestBody.value.content : {};
+  const [type] = Object.keys(content);
+  if (type !== undefined && requestBody) {
+    const media = isNode(content[type]) ? (content[type] as Node) : {};
+    const value = mediaSample(spec, generator, media, `${requestBody.pointer}/content/${escapePointerToken(type)}`, operation.key);
+    const base = type.split(';')[0].trim().toLowerCase();
+    if (base === 'application/x-www-form-urlencoded') {
+      body = new URLSearchParams(Object.entries(isNode(value) ? value : {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+      headers['content-type'] = type;
+    } else if (base.startsWith('multipart/')) {
+      body = '--corpus\r\nContent-Disposition: form-data; name="file"\r\n\r\nx\r\n--corpus--\r\n';
+      headers['content-type'] = `${base}; boundary=corpus`;
+    } else if (base === 'application/json' || base.endsWith('+json') || base === '*/*') {
+      body = JSON.stringify(value ?? null);
+      headers['content-type'] = base === '*/*' ? 'application/json' : type;
+    } else {
+      body = typeof value === 'string' ? value : JSON.stringify(value ?? '');
+      headers['content-type'] = type.includes('*') ? 'application/octet-stream' : type;
+    }
+  }
+  return { path, query: query.toString(), headers, body: operation.method === 'GET' || operation.method === 'HEAD' ? undefined : body };
+}
+
+/** Path-level parameters, overridden by the operation's own of the same name and place. */
+function parametersOf(spec: LoadedDocument, operation: Operation): Array<{ value: Node; pointer: string }> {
+  const byKey = new Map<string, { value: Node; pointer: string }>();
+  const add = (list: unknown, pointer: string) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((entry, i) => {
+      const parameter = deref(spec, entry, `${pointer}/${i}`);
+      byKey.set(`${String(parameter.value.in)}:${String(parameter.value.name)}`, parameter);
+    });
+  };
+  add(operation.pathItem.value.parameters, `${operation.pathItem.pointer}/parameters`);
+  add(operation.value.parameters, `${operation.pointer}/parameters`);
+  return [...byKey.values()];
+}
+
+/** A parameter's value: its example, else its schema's example, default or first enum value, else generated. */
+function sampleOf(spec: LoadedDocument, generator: DataGenerator, parameter: Node, pointer: string, key: string): unknown {
+  if (parameter.example !== undefined) return parameter.example;
+  if (isNode(parameter.examples)) {
+    const first = Object.values(parameter.examples).map((example) => deref(spec, example, '').value).find((example) => 'value' in example);
+    if (first) return first.value;
+  }
+  if (isNode(parameter.content)) {
+    const [type] = Object.keys(parameter.content);
+    return mediaSample(spec, generator, parameter.content[type] as Node, `${pointer}/content/${escapePointerToken(type)}`, key);
+  }
+  const schema = deref(spec, parameter.schema, `${pointer}/schema`);
+  return fitForUrl(schemaSample(generator, schema.value, schema.pointer, key), schema.value);
+}
+
+/**
+ * Generated text sized for a URL or a header: a string that may be 150,000 characters long
+ * (Discord's webhook token) is cut to its minimum length or 64, and an empty one, which would
+ * leave `//` in a path, becomes `x`.
+ */
+function fitForUrl(value: unknown, schema: Node): unknown {
+  if (typeof value !== 'string') return value;
+  if (value === '') return typeof schema.minLength === 'number' && schema.minLength > 0 ? value : 'x';
+  const keep = Math.max(typeof schema.minLength === 'number' ? schema.minLength : 0, 64);
+  return value.length > 256 ? value.slice(0, keep) : value;
+}
+
+function mediaSample(spec: LoadedDocument, generator: DataGenerator, media: Node, pointer: string, key: string): unknown {
+  if (media.example !== undefined) return media.example;
+  if (isNode(media.examples)) {
+    const first = Object.values(media.examples).map((example) => deref(spec, example, '').value).find((example) => 'value' in example);
+    if (first) return first.value;
+  }
+  if (media.schema === undefined) return {};
+  const schema = deref(spec, media.schema, `${pointer}/schema`);
+  return schemaSample(generator, schema.value, schema.pointer, key);
+}
+
+function schemaSample(generator: DataGenerator, schema: Node, pointer: string, key: string): unknown {
+  if (schema.example !== undefined) return schema.example;
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  return generator.generate(pointer, key);
+}
+
+/** A value as parameter text: arrays joined by their style's delimiter, objects as JSON. */
+function serialize(value: unknown, parameter: Node, location: string): string {
+  if (Array.isArray(value)) {
+    const delimiter = parameter.style === 'pipeDelimited' ? '|' : parameter.style === 'spaceDelimited' ? ' ' : ',';
+    return value.map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item))).join(delimiter);
+  }
+  if (value !== null && typeof value === 'object') return location === 'path' ? Object.entries(value).map(([k, v]) => `${k},${String(v)}`).join(',') : JSON.stringify(value);
+  return String(value ?? '');
+}
+
+/** The first alternative of the operation's (else the document's) security that the stub can be given. */
+function addCredentials(spec: LoadedDocument, operation: Operation, headers: Record<string, string>, query: URLSearchParams, cookies: string[]): void {
+  const requirements = (operation.value.security ?? spec.document.security) as Array<Record<string, unknown>> | undefined;
+  if (!Array.isArray(requirements) || requirements.length === 0) return;
+  const schemes = (spec.document.components?.securitySchemes ?? {}) as Record<string, unknown>;
+  const schemeOf = (name: string) => deref(spec, schemes[name], `/components/securitySchemes/${escapePointerToken(name)}`).value;
+  const usesAuthorization = (scheme: Node) => ['http', 'oauth2', 'openidconnect'].includes(String(scheme.type ?? '').toLowerCase());
+  // An alternative that needs two credentials in the one Authorization header cannot be met.
+  const possible = requirements.find((requirement) => Object.keys(requirement ?? {}).filter((name) => usesAuthorization(schemeOf(name))).length <= 1);
+  for (const name of Object.keys(possible ?? requirements[0] ?? {})) {
+    const scheme = schemeOf(name);
+    const type = String(scheme.type ?? '').toLowerCase();
+    if (type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') headers.authorization = `Basic ${Buffer.from('corpus:secret').toString('base64')}`;
+    else if (type === 'http' || type === 'oauth2' || type === 'openidconnect') headers.authorization = `${type === 'http' ? String(scheme.scheme) : 'Bearer'} corpus-token`;
+    else if (type === 'apikey') {
+      const keyName = String(scheme.name);
+      if (scheme.in === 'header') headers[keyName.toLowerCase()] = 'corpus-key';
+      else if (scheme.in === 'query') query.append(keyName, 'corpus-key');
+      else if (scheme.in === 'cookie') cookies.push(`${keyName}=corpus-key`);
+    }
+  }
+}
+
+/**
+ * Documented status, a body the self-check found valid, never a 5xx. An operation that documents
+ * no 2xx and no `default` (`GET /status/503`) is answered with a status it documents, whatever
+ * its class: that is its documented answer.
+ */
+function judge(operation: Operation, status: number, text: string, selfCheck: string[], violations: string[]): { verdict: Verdict; detail: string } {
+  const detail = `${status} ${(violations.join('; ') || selfCheck.join('; ') || text).slice(0, 240)}`;
+  const responses = isNode(operation.value.responses) ? Object.keys(operation.value.responses).map((k) => k.toUpperCase()) : [];
+  const documented = responses.includes(String(status)) || responses.includes(`${String(status)[0]}XX`) || responses.includes('DEFAULT');
+  const onlyOthers = !responses.some((key) => key.startsWith('2') || key === 'DEFAULT');
+  // OpenAPI 3.1 lets an operation document no response at all (or only 1xx): no answer can be documented.
+  if (!responses.some((key) => !key.startsWith('1')) && status === 422) return { verdict: 'nothing documented', detail };
+  if (violations.length > 0) return { verdict: status >= 500 ? '5xx' : 'request refused', detail };
+  if (status >= 500 && !(documented && onlyOthers)) return { verdict: '5xx', detail };
+  if (!documented) return { verdict: status >= 400 ? 'request refused' : 'undocumented status', detail };
+  if (status >= 400 && !onlyOthers) return { verdict: 'request refused', detail };
+  if (selfCheck.length > 0) return { verdict: 'invalid body', detail };
+  return { verdict: 'documented', detail };
+}
