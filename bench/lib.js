@@ -167,6 +167,16 @@ export function peakRssKb(pid) {
   return total || null;
 }
 
+/** Resident set right now (VmRSS, kB) of one process. */
+export function currentRssKb(pid) {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 function descendants(root) {
   const parentOf = new Map();
   for (const entry of readdirSync('/proc')) {

@@ -8,7 +8,11 @@
 //     req/s, p50/p99, errors, start-up (spawn -> first 2xx POST), peak RSS, req/s vs the reference;
 //   - a mixed load (valid, invalid, duplicate-id scenario, unauthorized) on the stub's CLI;
 //   - how cost grows with 1, 10, 100 operations (specs generated into .bench-tmp/), and start-up
-//     with 1,000.
+//     with 1,000;
+//   - GitHub's whole document (@octokit/openapi): start-up to the first GET /zen, RSS, and GET /zen
+//     under the same load as POST /plants, for the stub and for Prism;
+//   - start-up with 1,000, 4,000 and 16,000 operations (is it linear?);
+//   - how long requests wait while a 4,000-operation document reloads.
 // A server that cannot start becomes a "skipped" row with the reason; the run carries on.
 // Progress goes to stderr so stdout is only the report.
 import { existsSync } from 'node:fs';
@@ -16,7 +20,7 @@ import { cpus, loadavg } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, freePort, installCleanup, killAll, load, peakRssKb, request, startServer, table } from './lib.js';
+import { currentRssKb, fmt, freePort, installCleanup, killAll, load, peakRssKb, request, startServer, table } from './lib.js';
 import { writeScaledSpec } from './specs.js';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -64,6 +68,7 @@ async function main() {
     { name: 'Prism mock, -v silent', prism: ['-v', 'silent'], skip: prismMissing },
   ];
   const rows = [];
+  const results = new Map();
   let reference = null;
   for (const c of cases) {
     const port = c.prism ? await freePort() : null; // Prism cannot report a port it picked
@@ -81,11 +86,15 @@ async function main() {
       return measured;
     });
     if (c === cases[0] && result.rps) reference = result.rps;
+    results.set(c.name, result);
     rows.push(mainRow(c.name, result, reference));
   }
 
   const mixed = await runMixed(cliMissing, reference);
   const scaling = await runScaling(cliMissing, reference);
+  const big = await runBigDocument(cliMissing, prismMissing, reference, results.get('stub CLI, default logging')?.rps ?? null);
+  const growth = await runStartupGrowth(cliMissing);
+  const reload = await runReloadPause(cliMissing);
 
   const report = [
     '# Benchmark: last run',
@@ -115,6 +124,26 @@ async function main() {
     '',
     scaling,
     '',
+    "## GitHub's whole document (@octokit/openapi, 1,223 operations, 13 MB)",
+    '',
+    'start-up: spawn to the first 2xx `GET /zen`. RSS: VmRSS right after that answer, and VmHWM after the load. ' +
+      '`GET /zen` is loaded like POST /plants above (default logging); "vs POST /plants" divides by the stub CLI row of the first table.',
+    '',
+    big,
+    '',
+    '## Start-up as the document grows (stub CLI, --quiet)',
+    '',
+    'The copies of POST /plants above; spawn to the first 2xx on the last literal path, best of 2.',
+    '',
+    growth,
+    '',
+    '## Answers during a reload (4,000 operations)',
+    '',
+    'While `POST /__admin/reload` re-reads and recompiles the document, a client sends POST /plants0 one request at a time; ' +
+      'the slowest of those answers shows how long any request waited.',
+    '',
+    reload,
+    '',
     '## Notes',
     '',
     ...(notes.length ? notes.map((n) => `- ${n}`) : ['- none']),
@@ -126,12 +155,12 @@ async function main() {
 }
 
 /** Starts one server, hands it to `measure`, reads its peak RSS, always stops it. Never throws. */
-async function runCase(name, { command, args, port, skip, probe }, measure) {
+async function runCase(name, { command, args, port, skip, probe, timeoutMs }, measure) {
   if (skip) return { skipped: skip };
   progress(`${name}: starting`);
   let server;
   try {
-    server = await startServer({ command, args, cwd: ROOT, port, probe });
+    server = await startServer({ command, args, cwd: ROOT, port, probe, ...(timeoutMs ? { timeoutMs } : {}) });
     progress(`${name}: up in ${fmt.ms(server.startupMs)} ms`);
     const measured = (await measure(server)) ?? {};
     return { ...measured, startupMs: server.startupMs, rssKb: peakRssKb(server.pid) };
@@ -216,6 +245,93 @@ async function runScaling(skip, reference) {
     ]);
   }
   return table(['spec', 'path loaded', 'req/s', 'vs reference', 'p50 ms', 'p99 ms', 'errors', 'start-up ms', 'peak RSS MB'], rows, 'llrrrrrrr');
+}
+
+const GITHUB = path.join(ROOT, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
+const ZEN = { method: 'GET', path: '/zen', headers: {} };
+
+async function runBigDocument(cliMissing, prismMissing, reference, plantsRps) {
+  const githubMissing = existsSync(GITHUB) ? null : '@octokit/openapi not installed';
+  const header = ['server', 'start-up ms', 'RSS after start MB', 'GET /zen req/s', 'vs POST /plants', 'p99 ms', 'errors', 'peak RSS MB'];
+  const cases = [
+    { name: 'stub CLI, default logging', ...node(CLI, '--spec', GITHUB, '--port', '0', '--host', '127.0.0.1', '--no-watch'), skip: cliMissing ?? githubMissing },
+    { name: 'Prism mock, default logging', prism: true, skip: prismMissing ?? githubMissing },
+  ];
+  const rows = [];
+  for (const c of cases) {
+    const port = c.prism ? await freePort() : null;
+    const spawnSpec = c.prism ? node(PRISM, 'mock', GITHUB, '-p', String(port), '-h', '127.0.0.1') : c;
+    let startRssKb = null;
+    const r = await runCase(`${c.name}, GitHub`, { ...spawnSpec, port, skip: c.skip, probe: ZEN, timeoutMs: 90_000 }, async (server) => {
+      startRssKb = currentRssKb(server.pid);
+      return load({ url: server.url + '/zen', method: 'GET' }, LOAD);
+    });
+    if (r.skipped) {
+      rows.push([c.name, skipped(r), '', '', '', '', '', '']);
+      continue;
+    }
+    if (!c.prism && reference) note(`GitHub's GET /zen on the stub CLI: ${fmt.ratio(r.rps, reference)} of the bare node:http reference's POST /plants.`);
+    rows.push([
+      c.name, fmt.ms(r.startupMs), fmt.mb(startRssKb), fmt.int(r.rps), fmt.ratio(r.rps, plantsRps), fmt.latency(r.p99),
+      fmt.int(r.non2xx + r.socketErrors), fmt.mb(r.rssKb),
+    ]);
+  }
+  return table(header, rows, 'lrrrrrrr');
+}
+
+async function runStartupGrowth(skip) {
+  const rows = [];
+  const times = new Map();
+  for (const count of [1000, 4000, 16000]) {
+    const name = `${count.toLocaleString('en-US')} operations`;
+    if (skip) {
+      rows.push([name, `skipped: ${skip}`, '', '']);
+      continue;
+    }
+    const spec = await writeScaledSpec(SPEC, count, TMP);
+    let best = null;
+    let rss = null;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const r = await runCase(`stub CLI, start-up with ${name}`, { ...node(CLI, '--quiet', '--no-watch', '--spec', spec.file, '--port', '0', '--host', '127.0.0.1'), port: null, probe: plantPost(spec.target), timeoutMs: 120_000 }, async () => ({}));
+      if (r.skipped) {
+        best = null;
+        rows.push([name, skipped(r), '', '']);
+        break;
+      }
+      if (best === null || r.startupMs < best) [best, rss] = [r.startupMs, r.rssKb];
+    }
+    if (best === null) continue;
+    times.set(count, best);
+    rows.push([name, fmt.ms(best), times.has(1000) ? `${(best / times.get(1000)).toFixed(1)}×` : '—', fmt.mb(rss)]);
+  }
+  return table(['spec', 'start-up ms', 'vs 1,000 operations', 'peak RSS MB'], rows, 'lrrr');
+}
+
+async function runReloadPause(skip) {
+  const header = ['spec', 'reload ms', 'requests during it', 'slowest answer ms', 'median answer ms', 'non-2xx'];
+  if (skip) return table(header, [['4,000 operations', `skipped: ${skip}`, '', '', '', '']], 'lrrrrr');
+  const spec = await writeScaledSpec(SPEC, 4000, TMP);
+  const r = await runCase('stub CLI, reload of 4,000 operations', { ...node(CLI, '--quiet', '--no-watch', '--spec', spec.file, '--port', '0', '--host', '127.0.0.1'), port: null, probe: plantPost('/plants0'), timeoutMs: 120_000 }, async (server) => {
+    const durations = [];
+    let non2xx = 0;
+    let reloading = true;
+    const started = performance.now();
+    const reload = request(server.url + '/__admin/reload', { method: 'POST', timeoutMs: 60_000 }).finally(() => (reloading = false));
+    // Bounded: at most 60 s or 20,000 requests, one at a time.
+    while (reloading && durations.length < 20_000 && performance.now() - started < 60_000) {
+      const t0 = performance.now();
+      const res = await request(server.url + '/plants0', { ...plantPost('/plants0'), timeoutMs: 60_000 });
+      durations.push(performance.now() - t0);
+      if (res.status < 200 || res.status >= 300) non2xx++;
+    }
+    await reload;
+    return { reloadMs: performance.now() - started, durations, non2xx };
+  });
+  if (r.skipped) return table(header, [['4,000 operations', skipped(r), '', '', '', '']], 'lrrrrr');
+  const sorted = [...r.durations].sort((a, b) => a - b);
+  return table(header, [[
+    '4,000 operations', fmt.ms(r.reloadMs), fmt.int(sorted.length), fmt.ms(sorted.at(-1) ?? null), fmt.ms(sorted[Math.floor(sorted.length / 2)] ?? null), fmt.int(r.non2xx),
+  ]], 'lrrrrr');
 }
 
 /** The valid request must come back 200 with {name, tag} echoed; anything else goes into the notes. */

@@ -16,7 +16,6 @@ import { compileParameters, type ParameterCheck } from './compile-parameters.js'
 import { compileForm, formKind, type FormPlan } from './compile-form.js';
 import { compileErrorRenderer, invalidRequestStatus, type ErrorRenderer } from './error-renderer.js';
 import { escapePointerToken } from '../shared/json-pointer.js';
-import { ConfigError } from '../config/config-error.js';
 import { headerSafe } from './header-value.js';
 import { normaliseResponseKey } from './documented-response.js';
 import { secretsOf, type Secrets } from './secrets.js';
@@ -166,7 +165,7 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
           (operation.security ?? spec.document.security) as Array<Record<string, unknown>> | undefined,
           schemes,
           options.tokens,
-          (problem) => new ConfigError(spec.file, `${operation.security ? pointer : ''}/security: ${problem}`),
+          (problem) => warnings.add({ file: spec.file, pointer: `${operation.security ? pointer : ''}/security`, kind: 'unknown security scheme', reason: problem }),
         ),
         validateParameters: compileParameters(spec, compiler, pathItem, pointer, operation),
         body: compileBody(spec, compiler, operation.requestBody, `${pointer}/requestBody`),

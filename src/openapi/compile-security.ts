@@ -32,15 +32,19 @@ export function compileSecurity(
   requirements: Array<Record<string, unknown>> | undefined,
   schemes: Record<string, SecurityScheme>,
   tokens: readonly string[],
-  configError: (problem: string) => Error,
+  warn: (problem: string) => void,
 ): SecurityCheck {
   // No requirement, or an empty alternative (`- {}`), means anonymous access is allowed.
   if (!requirements || requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0)) return ALLOW_ALL;
   const isAllowedToken = tokenMatcher(tokens);
   const alternatives = requirements.map((requirement) =>
     Object.keys(requirement).map((name) => {
-      // A requirement naming no scheme would silently become some guess at one: refuse to start.
-      if (!schemes[name]) throw configError(`"${name}" is not a security scheme of components.securitySchemes`);
+      // A requirement naming no scheme cannot be checked; like the document's other flaws it is a
+      // warning (--strict refuses it), and that part of the requirement is not enforced.
+      if (!schemes[name]) {
+        warn(`"${name}" is not a security scheme of components.securitySchemes; it is not checked`);
+        return ALLOW_ALL;
+      }
       return compileScheme(schemes[name], isAllowedToken);
     }),
   );

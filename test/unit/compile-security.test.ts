@@ -15,10 +15,12 @@ function request(headers: Record<string, string>): StubRequest {
   return { method: 'GET', path: '/', rawQuery: '', headers, body: Buffer.alloc(0) };
 }
 
-const refuse = (problem: string) => new Error(problem);
+const noWarning = (problem: string): void => {
+  throw new Error(`unexpected warning: ${problem}`);
+};
 
 describe('compileSecurity', () => {
-  const bearer = compileSecurity([{ bearerAuth: [] }], schemes, [], refuse);
+  const bearer = compileSecurity([{ bearerAuth: [] }], schemes, [], noWarning);
   const q = new URLSearchParams();
 
   it.each([
@@ -37,33 +39,35 @@ describe('compileSecurity', () => {
   });
 
   it('accepts only configured tokens when given a list', () => {
-    const limited = compileSecurity([{ bearerAuth: [] }], schemes, ['alpha', 'beta'], refuse);
+    const limited = compileSecurity([{ bearerAuth: [] }], schemes, ['alpha', 'beta'], noWarning);
     expect(limited(request({ authorization: 'Bearer beta' }), q)).toBeNull();
     expect(limited(request({ authorization: 'Bearer gamma' }), q)?.message).toBe('the Bearer token is not accepted');
     expect(limited(request({ authorization: 'Bearer alph' }), q)?.message).toBe('the Bearer token is not accepted');
   });
 
   it('passes when any alternative is met, and an empty requirement means anonymous access', () => {
-    const either = compileSecurity([{ bearerAuth: [] }, { apiKey: [] }], schemes, [], refuse);
+    const either = compileSecurity([{ bearerAuth: [] }, { apiKey: [] }], schemes, [], noWarning);
     expect(either(request({ 'x-api-key': 'k' }), q)).toBeNull();
     expect(either(request({}), q)?.challenge).toBe('Bearer');
-    const optional = compileSecurity([{ bearerAuth: [] }, {}], schemes, [], refuse);
+    const optional = compileSecurity([{ bearerAuth: [] }, {}], schemes, [], noWarning);
     expect(optional(request({}), q)).toBeNull();
-    expect(compileSecurity(undefined, schemes, [], refuse)(request({}), q)).toBeNull();
+    expect(compileSecurity(undefined, schemes, [], noWarning)(request({}), q)).toBeNull();
   });
 
   it('checks API keys in the query and Basic credentials', () => {
-    const query = compileSecurity([{ queryKey: [] }], schemes, [], refuse);
+    const query = compileSecurity([{ queryKey: [] }], schemes, [], noWarning);
     expect(query(request({}), new URLSearchParams('key=1'))).toBeNull();
     expect(query(request({}), q)).toEqual({ challenge: null, message: 'the API key "key" (query) is missing' });
-    const basic = compileSecurity([{ basicAuth: [] }], schemes, [], refuse);
+    const basic = compileSecurity([{ basicAuth: [] }], schemes, [], noWarning);
     expect(basic(request({ authorization: 'Basic dTpw' }), q)).toBeNull();
     expect(basic(request({ authorization: 'Bearer x' }), q)?.challenge).toBe('Basic');
   });
 
-  it('refuses at start-up a requirement that names no security scheme', () => {
-    expect(() => compileSecurity([{ bearerAuth: [], nowhere: [] }], schemes, [], refuse)).toThrowError(
-      '"nowhere" is not a security scheme of components.securitySchemes',
-    );
+  it('warns of a requirement that names no security scheme and checks the rest of it', () => {
+    const problems: string[] = [];
+    const check = compileSecurity([{ bearerAuth: [], nowhere: [] }], schemes, [], (problem) => problems.push(problem));
+    expect(problems).toEqual(['"nowhere" is not a security scheme of components.securitySchemes; it is not checked']);
+    expect(check(request({ authorization: 'Bearer t' }), q)).toBeNull();
+    expect(check(request({}), q)?.challenge).toBe('Bearer');
   });
 });
