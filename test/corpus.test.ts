@@ -17,7 +17,8 @@ const REALWORLD = join(ROOT, '..', 'shared', 'realworld');
 
 /**
  * The share of requests answered with a documented status and a valid body, over all documents.
- * Issue 9 asks for 98%; measured 95.4% (3,349 of 3,511) when this test was written. What is
+ * Issue 9 asks for 98%; measured 95.4% (3,349 of 3,511) when this test was written, 97.2% after
+ * the request-validation and answer-building work of issue 10 landed beside it. What is
  * missing is request validation (oneOf without discriminator support, object path parameters)
  * and answer building (generated data that breaks `pattern`, `format: uri` and oneOf); the floor
  * keeps what was reached from slipping.
@@ -55,7 +56,7 @@ describe('the stub on real documents', () => {
     const outcome = await runCorpusDocument(file, name);
     outcomes.push(outcome);
     expect(outcome.cases.filter((c) => c.verdict === '5xx' || c.verdict === 'no answer')).toEqual([]);
-  }, 240_000);
+  }, 600_000);
 
   it(`answers at least ${MIN_DOCUMENTED * 100}% of all valid requests with a documented status and a valid body`, () => {
     const all = judged();

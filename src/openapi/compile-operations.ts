@@ -393,7 +393,8 @@ function setAsideBrokenExamples(
  */
 function pickSuccess(responses: Map<string, ResponsePlan>): ResponsePlan | null {
   const success = [...responses.values()].filter((plan) => plan.key.startsWith('2')).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return success[0] ?? responses.get('default') ?? responses.values().next().value ?? null;
+  // A 1xx is never a final answer (Node sends it as an interim response and the client waits on).
+  return success[0] ?? responses.get('default') ?? [...responses.values()].find((plan) => plan.status >= 200) ?? null;
 }
 
 /** `200` -> 200, `4XX` -> 400, `default` -> 200 (it stands in for whatever the API answers). */
