@@ -168,4 +168,9 @@ describe('generated data that breaks its own schema', () => {
       kind: 'response schema no generated data satisfies',
     }));
   });
+
+  it('--strict generates every response once at start and refuses a schema nothing satisfies, naming its pointer', async () => {
+    await expect(startStub({ spec: join(dir, 'values-30.yaml'), fixtures: join(dir, 'none'), port: 0, watch: false, log: () => {}, strict: true }))
+      .rejects.toThrow(/values-30\.yaml: \/paths\/~1impossible\/get\/responses\/200\/content\/application~1json\/schema: data generated for this schema breaks it on every try/);
+  });
 });

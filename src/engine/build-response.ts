@@ -3,10 +3,11 @@
 // a scenario serves its fixture. Numbers keep their exact text on the way out. The builder owns
 // the fallbacks: an echo its response schema rejects (the request's shapes did not fit this
 // document's response) becomes the documented example, else generated data; generated data its
-// own schema rejects is generated again, a bounded number of times (see GENERATION_ATTEMPTS).
+// own schema rejects is generated again, a bounded number of times (openapi/generate-fitting.ts).
 import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
 import type { Choice, SourceKind } from './select-response.js';
 import { headerSafe } from '../openapi/header-value.js';
+import { generateFitting } from '../openapi/generate-fitting.js';
 import { checkBody } from './self-check.js';
 import type { ExactJson, StubRequest } from '../shared/plain-http.js';
 
@@ -75,30 +76,13 @@ function exampleAnswer(plan: ResponsePlan, status: number, name: string): BuiltR
   return built(plan, status, body, 'example', `example:${headerSafe(name)}`);
 }
 
-/**
- * How many times data is generated for one answer before the least broken one is sent: the
- * first from the document's own values (unless dynamic), the others generated throughout with
- * other seeds. Random formats and branch picks that break the schema come right in a try or two;
- * a schema nothing satisfies costs this many tries per request, so it stays small.
- */
-const GENERATION_ATTEMPTS = 5;
-
 function generatedAnswer(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest, dynamic: boolean): BuiltResponse {
-  const key = requestKey(request);
-  let best: BuiltResponse | null = null;
-  for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
-    const value = generated(operation, plan, attempt === 0 ? key : `${key}\u0000${attempt}`, dynamic || attempt > 0);
-    const answer = built(plan, status, value, 'generated', 'generated');
-    // Only JSON bodies have a validator; other media types are sent as first generated.
-    if (!plan.validateBody) return answer;
-    answer.bodyViolations = checkBody(answer);
-    if (answer.bodyViolations.length === 0) return answer;
-    // Data capped in size cannot satisfy its schema whatever the seed: one try is the answer.
-    if (operation.generationCapped(plan.schemaPointer!)) return answer;
-    if (best === null || answer.bodyViolations.length < best.bodyViolations!.length) best = answer;
-  }
-  operation.reportUnsatisfiable(plan.schemaPointer!, best!.bodyViolations!);
-  return best!;
+  const { value, violations, capped } = generateFitting(operation.generate, plan, requestKey(request), dynamic, operation.generationCapped);
+  const answer = built(plan, status, value, 'generated', 'generated');
+  answer.bodyViolations = violations;
+  // Capped data breaks its schema by design (the size warning says so at start-up).
+  if (violations !== null && violations.length > 0 && !capped) operation.reportUnsatisfiable(plan.schemaPointer!, violations);
+  return answer;
 }
 
 /** Seeded generation keys on the request itself, so the answer does not depend on request order. */

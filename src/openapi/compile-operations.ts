@@ -18,6 +18,7 @@ import { compileErrorRenderer, invalidRequestStatus, type ErrorRenderer } from '
 import { escapePointerToken } from '../shared/json-pointer.js';
 import { headerSafe } from './header-value.js';
 import { normaliseResponseKey } from './documented-response.js';
+import { generateFitting } from './generate-fitting.js';
 import { secretsOf, type Secrets } from './secrets.js';
 import { compileCallbacks, compileWebhooks, type CallbackPlan, type OutboundPlan } from './compile-outbound.js';
 
@@ -192,13 +193,25 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
   const webhooks = compileWebhooks(spec, compiler, generator);
   const compiledWhole = options.strict === true || operations.length <= COMPILED_WHOLE_UP_TO;
   if (compiledWhole) {
-    for (const operation of operations) for (const plan of operation.responses.values()) void plan.examples;
+    for (const operation of operations) for (const plan of operation.responses.values()) for (const media of [plan, ...plan.variants]) void media.examples;
     // Generated data is capped in size (generate/size-bounds.ts): say where the document asks for
     // more. One pass over every schema; GitHub's document would pay about half a second for it.
     for (const { pointer, reason } of oversizedSchemas(spec.document)) warnings.add({ file: spec.file, pointer, kind: 'schema asking for more data than is generated', reason });
     compiler.compileNow();
   }
-  if (options.strict) refuseWarnings(warnings.list);
+  if (options.strict) {
+    // A lint in CI may take the time to generate every response once: schemas no data satisfies
+    // are refused too, rather than found when first served.
+    for (const operation of operations) {
+      for (const plan of operation.responses.values()) {
+        for (const media of new Set([plan, ...plan.variants])) {
+          const { violations, capped } = generateFitting(operation.generate, media, 'start-up', false, operation.generationCapped);
+          if (violations !== null && violations.length > 0 && !capped) reportUnsatisfiable(media.schemaPointer!, violations);
+        }
+      }
+    }
+    refuseWarnings(warnings.list);
+  }
   return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks };
 }
 
