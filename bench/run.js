@@ -29,6 +29,8 @@ const TMP = path.join(ROOT, '.bench-tmp');
 const SPEC = path.join(ROOT, 'openapi.yaml');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const PRISM = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+const GITHUB = path.join(ROOT, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
+const ZEN = { method: 'GET', path: '/zen', headers: {} };
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 if (!(SECONDS > 0)) throw new Error(`BENCH_SECONDS must be a positive number, got ${process.env.BENCH_SECONDS}`);
@@ -246,9 +248,6 @@ async function runScaling(skip, reference) {
   }
   return table(['spec', 'path loaded', 'req/s', 'vs reference', 'p50 ms', 'p99 ms', 'errors', 'start-up ms', 'peak RSS MB'], rows, 'llrrrrrrr');
 }
-
-const GITHUB = path.join(ROOT, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
-const ZEN = { method: 'GET', path: '/zen', headers: {} };
 
 async function runBigDocument(cliMissing, prismMissing, reference, plantsRps) {
   const githubMissing = existsSync(GITHUB) ? null : '@octokit/openapi not installed';
