@@ -87,6 +87,15 @@ describe('form bodies are read and validated against their schemas', () => {
     }
   });
 
+  it('journals a multipart request with its body as sent', async () => {
+    stub.reset();
+    const body = multipart([['id', '150'], ['status', 'open']]);
+    await request(`${stub.url}/tickets`, { method: 'POST', headers: MULTIPART, body: Buffer.from(body) });
+    const [entry] = stub.requests({ path: '/tickets' });
+    expect(entry).toMatchObject({ status: 204, body });
+    expect(Object.keys(entry)).not.toContain('multipart');
+  });
+
   it('refuses a multipart body without a boundary', async () => {
     const response = await request(`${stub.url}/tickets`, { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: Buffer.from('id=1') });
     expect(response.status).toBe(400);

@@ -60,7 +60,9 @@ export class Journal {
     const body = Buffer.from(request.body.subarray(0, JOURNAL_BODY_CAP + 1));
     const { status, source, violations, selfCheck, fault, abandoned, stateChange } = response;
     const outcome: Outcome = { status, source, violations, selfCheck, fault, abandoned, stateChange };
-    const entry: Recorded = { request: { ...request, body }, outcome, durationMs, time: Date.now() };
+    // A multipart body's parts are not kept either: the capped body is what the journal shows.
+    const { multipart: _parts, ...kept } = request;
+    const entry: Recorded = { request: { ...kept, body }, outcome, durationMs, time: Date.now() };
     // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
     if (this.entries.length < this.limit) this.entries.push(entry);
     else {
