@@ -24,7 +24,7 @@ beforeAll(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'], // playwright gives each launch a fresh profile
   });
-});
+}, 30_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -46,14 +46,15 @@ async function sticky(stub: RunningStub, admin: Record<string, string> = {}): Pr
   return ((await request(`${stub.url}/__admin/scenarios`, { headers: admin })).json as { sticky: string | null }).sticky;
 }
 
-describe.runIf(haveBrowser)('the admin page at /__admin/', () => {
+// A browser on a shared 2-core machine can take seconds to draw: generous bounds, never a timing claim.
+describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, () => {
   it('shows each request as it arrives, and its details on click', async () => {
     const { stub, page } = await openPage();
     await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
     expect(await page.locator('#title').textContent()).toBe('OpenAPI Plant Store');
     expect((await postPlant(stub, { 'x-mock-scenario': 'duplicate-id' })).status).toBe(400);
     const row = page.locator('#journal-rows tr', { hasText: 'duplicate-id' });
-    await row.waitFor({ timeout: 1_000 });
+    await row.waitFor({ timeout: 5_000 });
     expect(await row.locator('td').allTextContents()).toEqual([expect.any(String), 'POST', '/plants', '400', 'duplicate-id', expect.stringMatching(/^\d+\.\d$/)]);
     await row.click();
     expect(await page.locator('#details-title').textContent()).toBe('POST /plants → 400 (duplicate-id)');
