@@ -81,5 +81,5 @@ describe('--seed', () => {
     expect(first.headers.get('x-mock-scenario')).toBe('generated');
     expect(first.text).toBe(second.text);
     expect(other.text).not.toBe(first.text);
-  });
+  }, 30_000); // three CLIs starting at once on a shared 2-core machine
 });
