@@ -54,7 +54,7 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
     hub.leave(worker.id);
     listening.delete(worker.id);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) finish(exitCode);
+      if (noWorkerAlive()) finish(exitCode);
       return;
     }
     if (!announced) exitWithError('a worker failed to start (see its message above)');
@@ -66,15 +66,20 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
       warn(`worker ${worker.process.pid} ${how}; ${deaths.length} workers died within ${DEATH_WINDOW_MS / 1000} s, so the stub stops (exit code 1) for a supervisor to restart it`);
       stopping = true;
       exitCode = 1;
+      process.exitCode = 1; // however the process ends from here, a supervisor sees the failure
       stopAll();
       setTimeout(() => finish(exitCode), STOP_TIMEOUT_MS).unref();
-      if (Object.keys(cluster.workers ?? {}).length === 0) finish(exitCode);
+      if (noWorkerAlive()) finish(exitCode);
       return;
     }
     warn(`worker ${worker.process.pid} ${how}; starting another in its place`);
     fork();
   });
 
+  // node:cluster drops a worker from cluster.workers only once it has both exited and
+  // disconnected, in either order: at the last 'exit' the dead worker may still be listed. Ask
+  // each worker instead, or the primary waits for an event that never comes and exits 0.
+  const noWorkerAlive = () => Object.values(cluster.workers ?? {}).every((worker) => !worker || worker.isDead());
   const stopAll = () => {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
   };
