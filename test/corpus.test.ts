@@ -49,9 +49,11 @@ const judged = () => outcomes.flatMap((outcome) => outcome.cases).filter((c) => 
 
 const label = (file: string) => file.replace(/.*node_modules\//, '').replace(REALWORLD, 'realworld');
 
-describe('the stub on real documents', () => {
-  if (!existsSync(REALWORLD)) it.skip(`../shared/realworld is absent: its documents are not tried`, () => {});
+// CI clones the project with ../shared beside it: there a missing folder is a failure, elsewhere one line.
+if (!existsSync(REALWORLD) && process.env.CI) throw new Error(`${REALWORLD} is missing: CI runs with ../shared beside the clone`);
+if (!existsSync(REALWORLD)) console.log(`corpus: ${REALWORLD} is absent, so its documents are not tried`);
 
+describe('the stub on real documents', () => {
   it.each(documents.map((file) => ({ file, name: label(file) })))('$name: every operation answered without a 5xx', async ({ file, name }) => {
     const outcome = await runCorpusDocument(file, name);
     outcomes.push(outcome);

@@ -82,7 +82,7 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   const scenario = 'kind' in choice && choice.kind === 'scenario' ? choice.scenario : null;
   const fault = selection.fault ?? scenario?.fault ?? undefined;
   // 7. What goes out once a successful answer is sent: webhooks the fixtures name, callbacks.
-  const fired = scenario?.webhooks.length ? [...new Set([...(state.triggers?.get(operation.key) ?? []), ...scenario.webhooks])] : (state.triggers?.get(operation.key) ?? []);
+  const fired = webhooksToFire(state.triggers?.get(operation.key), scenario?.webhooks);
   const sendsOut = (fired.length > 0 || operation.callbacks.length > 0) && answer.status >= 200 && answer.status < 300 && fault === undefined;
   const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.source };
   if (answer.body !== undefined && answer.contentType) headers['content-type'] = answer.contentType;
@@ -101,6 +101,11 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
     deliveries: sendsOut ? planDeliveries(state.compiled.webhooks, fired, operation, request, body, pathParams, query) : undefined,
     stateChange: 'change' in choice ? choice.change : null,
   };
+}
+
+/** The operation's own webhook triggers plus the chosen scenario's, each once. */
+function webhooksToFire(forOperation: readonly string[] = [], forScenario: readonly string[] = []): readonly string[] {
+  return forScenario.length === 0 ? forOperation : [...new Set([...forOperation, ...forScenario])];
 }
 
 /** Scenarios, Prefer and faults win when asked for (and change no state), as does a sticky scenario of this operation. */
