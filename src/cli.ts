@@ -163,6 +163,12 @@ function integer(flag: string, value: string | undefined): number | undefined {
   return Number(value);
 }
 
+/**
+ * The operations the start-up message lists, at most: a screenful. GitHub's document would print
+ * 1,223 lines, and a terminal or CI log would show only their end.
+ */
+const LISTED_OPERATIONS = 25;
+
 /** From a stop signal to the end of the process, at most. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -192,7 +198,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   const { compiled } = running.stub.state;
   const lines = [`${compiled.title} stub listening on ${running.url}`];
-  for (const operation of compiled.operations) lines.push(`  ${operation.key.padEnd(7 + operation.path.length)}  ${running.url}${operation.path}`);
+  for (const operation of compiled.operations.slice(0, LISTED_OPERATIONS)) lines.push(`  ${operation.key.padEnd(7 + operation.path.length)}  ${running.url}${operation.path}`);
+  const unlisted = compiled.operations.length - LISTED_OPERATIONS;
+  if (unlisted > 0) lines.push(`  … and ${unlisted.toLocaleString('en-US')} more operations: the admin page lists them all, ${running.url}/__admin/`);
   lines.push(`  health: ${running.url}/__admin/health   journal: ${running.url}/__admin/requests`);
   process.stdout.write(lines.join('\n') + '\n');
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { COMPILED_WHOLE_UP_TO } from '../src/openapi/compile-operations.js';
+import { startCli } from './helpers/cli.js';
 import { request } from './helpers/http.js';
 
 const OPERATIONS = COMPILED_WHOLE_UP_TO + 20;
@@ -92,6 +93,21 @@ describe(`a document of ${OPERATIONS} operations`, () => {
       kind: 'schema that cannot be compiled',
       reason: expect.stringContaining('wobbly'),
     });
+  });
+
+  it('from the command line, lists its first 25 operations and says where the rest are', async () => {
+    const cli = await startCli(['--spec', file, '--fixtures', join(dir, 'none'), '--port', '0', '--no-watch'], { timeoutMs: 30_000 });
+    try {
+      const lines = cli.stdout().split('\n');
+      const start = lines.findIndex((line) => line === `Many items stub listening on ${cli.url}`);
+      expect(start, cli.stdout()).toBeGreaterThanOrEqual(0);
+      expect(lines.slice(start + 1, start + 3)).toEqual([`  GET /items0     ${cli.url}/items0`, `  GET /items1     ${cli.url}/items1`]);
+      expect(lines[start + 25]).toBe(`  GET /items24     ${cli.url}/items24`);
+      expect(lines[start + 26]).toBe(`  … and ${OPERATIONS + 1 - 25} more operations: the admin page lists them all, ${cli.url}/__admin/`);
+      expect(lines[start + 27]).toBe(`  health: ${cli.url}/__admin/health   journal: ${cli.url}/__admin/requests`);
+    } finally {
+      await cli.stop();
+    }
   });
 
   it('with strict: true, compiles everything before starting and refuses the first broken example', async () => {
