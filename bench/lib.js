@@ -167,6 +167,22 @@ export function peakRssKb(pid) {
   return total || null;
 }
 
+/**
+ * CPU time (ms, user + system) one process has used so far, from /proc/PID/stat (fields 14 and
+ * 15, in clock ticks of 10 ms on Linux). Divided by the requests served in between, it is the
+ * server's own cost per request: unlike req/s, it does not depend on how much of the second core
+ * the load generator took.
+ */
+export function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** Resident set right now (VmRSS, kB) of one process. */
 export function currentRssKb(pid) {
   try {
@@ -203,14 +219,18 @@ function descendants(root) {
 
 /**
  * A warm-up run (discarded: JIT, connection set-up, lazy compilation) then the measured run.
- * Returns req/s over the measured run, latency percentiles (ms) and error counts.
+ * Returns req/s over the measured run, latency percentiles (ms) and error counts, and with the
+ * server's `pid` its CPU time per request (µs).
  */
-export async function load(options, { seconds, warmupSeconds, connections }) {
+export async function load(options, { seconds, warmupSeconds, connections }, pid = null) {
   const base = { connections, ...options };
   const warm = warmupSeconds > 0 ? await autocannon({ ...base, duration: warmupSeconds }) : null;
+  const cpuBefore = pid === null ? null : cpuMs(pid);
   const r = await autocannon({ ...base, duration: seconds });
+  const cpuAfter = pid === null ? null : cpuMs(pid);
   return {
     rps: r.requests.total / r.duration,
+    cpuUsPerRequest: cpuBefore === null || cpuAfter === null || r.requests.total === 0 ? null : ((cpuAfter - cpuBefore) * 1000) / r.requests.total,
     total: r.requests.total,
     warmupTotal: warm ? warm.requests.total : 0,
     p50: r.latency.p50,
@@ -231,6 +251,7 @@ export function table(header, rows, align) {
 export const fmt = {
   int: (n) => (n == null ? '—' : Math.round(n).toLocaleString('en-US')),
   ms: (n) => (n == null ? '—' : n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US')),
+  us: (n) => (n == null ? '—' : String(Math.round(n))),
   // autocannon's latency histogram has 1 ms resolution: 0 means "under a millisecond".
   latency: (n) => (n == null ? '—' : n < 1 ? '<1' : String(Math.round(n))),
   mb: (kb) => (kb == null ? '—' : (kb / 1024).toFixed(1)),

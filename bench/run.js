@@ -6,6 +6,8 @@
 //   - POST /plants on: the bare node:http reference, a minimal Express 5 route, the stub's CLI
 //     (default logging), the stub mounted in Express, and Prism mock (default logging, -v silent);
 //     req/s, p50/p99, errors, start-up (spawn -> first 2xx POST), peak RSS, req/s vs the reference;
+//   - the reference and the stub CLI side by side, loaded in turn for BENCH_ROUNDS (default 5)
+//     rounds: the median ratio of req/s and of the server's CPU time per request (from /proc);
 //   - a mixed load (valid, invalid, duplicate-id scenario, unauthorized) on the stub's CLI;
 //   - how cost grows with 1, 10, 100 operations (specs generated into .bench-tmp/), and start-up
 //     with 1,000;
@@ -35,6 +37,8 @@ const ZEN = { method: 'GET', path: '/zen', headers: {} };
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 if (!(SECONDS > 0)) throw new Error(`BENCH_SECONDS must be a positive number, got ${process.env.BENCH_SECONDS}`);
 const LOAD = { seconds: SECONDS, warmupSeconds: 1, connections: 50 };
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+if (!(Number.isInteger(ROUNDS) && ROUNDS > 0)) throw new Error(`BENCH_ROUNDS must be a positive whole number, got ${process.env.BENCH_ROUNDS}`);
 
 const HEADERS = { authorization: 'Bearer bench-token', 'content-type': 'application/json' };
 const VALID = JSON.stringify({ id: 1, name: 'Fern', tag: 'indoor' });
@@ -72,6 +76,7 @@ async function main() {
   const rows = [];
   const results = new Map();
   let reference = null;
+  let referenceCpu = null;
   for (const c of cases) {
     const port = c.prism ? await freePort() : null; // Prism cannot report a port it picked
     const spawnSpec = c.prism ? node(PRISM, 'mock', SPEC, '-p', String(port), '-h', '127.0.0.1', ...c.prism) : c;
@@ -80,7 +85,7 @@ async function main() {
       else note(`${c.name}: answers its spec example/generated body, not an echo of the request.`);
       if (c.stub) await checkStubErrors(c.name, server.url);
       const before = server.logLines;
-      const measured = await load({ url: server.url + '/plants', method: 'POST', headers: HEADERS, body: VALID }, LOAD);
+      const measured = await load({ url: server.url + '/plants', method: 'POST', headers: HEADERS, body: VALID }, LOAD, server.pid);
       if (c.logs) {
         const served = measured.warmupTotal + measured.total;
         note(`${c.name}: ${fmt.int(server.logLines - before)} stdout lines for ${fmt.int(served)} requests answered during warm-up + load (expected one line per request).`);
@@ -88,9 +93,12 @@ async function main() {
       return measured;
     });
     if (c === cases[0] && result.rps) reference = result.rps;
+    if (c === cases[0]) referenceCpu = result.cpuUsPerRequest ?? null;
     results.set(c.name, result);
-    rows.push(mainRow(c.name, result, reference));
+    rows.push(mainRow(c.name, result, reference, referenceCpu));
   }
+
+  const paired = await runPaired(cliMissing);
 
   const mixed = await runMixed(cliMissing, reference);
   const scaling = await runScaling(cliMissing, reference);
@@ -111,7 +119,17 @@ async function main() {
     'start-up: spawn to first 2xx POST /plants (polled every 5 ms). peak RSS: VmHWM after the load (process and children). ' +
       'Latency percentiles have 1 ms resolution (autocannon).',
     '',
-    table(['server', 'req/s', 'vs reference', 'p50 ms', 'p99 ms', 'non-2xx', 'socket errors', 'start-up ms', 'peak RSS MB'], rows, 'lrrrrrrrr'),
+    table(['server', 'req/s', 'vs reference', 'CPU µs/req', 'CPU vs reference', 'p50 ms', 'p99 ms', 'non-2xx', 'socket errors', 'start-up ms', 'peak RSS MB'], rows, 'lrrrrrrrrrr'),
+    '',
+    '## The stub against the reference, in alternating rounds',
+    '',
+    'One case after another (above) lets the machine change between the reference and the stub: on this 2-core machine the ' +
+      "reference's req/s has been seen anywhere from 19,000 to 34,000 minutes apart. Here the reference and the stub CLI " +
+      `(default logging, and --quiet) run side by side and are loaded in turn, ${ROUNDS} rounds of ${SECONDS} s each; each round gives ` +
+      'a ratio, and the median is the figure to quote. "CPU" is the server\'s own CPU time per request, read from /proc: ' +
+      'the ratio of the reference\'s to the stub\'s.',
+    '',
+    paired,
     '',
     '## Mixed load on the stub CLI (default logging)',
     '',
@@ -179,12 +197,57 @@ function skipped(r) {
   return `skipped: ${r.skipped.replace(/\s+/g, ' ').replaceAll('|', '\\|')}`;
 }
 
-function mainRow(name, r, reference) {
-  if (r.skipped) return [name, skipped(r), '', '', '', '', '', '', ''];
+function mainRow(name, r, reference, referenceCpu) {
+  if (r.skipped) return [name, skipped(r), '', '', '', '', '', '', '', '', ''];
   return [
-    name, fmt.int(r.rps), fmt.ratio(r.rps, reference), fmt.latency(r.p50), fmt.latency(r.p99), fmt.int(r.non2xx),
+    name, fmt.int(r.rps), fmt.ratio(r.rps, reference), fmt.us(r.cpuUsPerRequest),
+    r.cpuUsPerRequest ? fmt.ratio(referenceCpu, r.cpuUsPerRequest) : '—', fmt.latency(r.p50), fmt.latency(r.p99), fmt.int(r.non2xx),
     fmt.int(r.socketErrors) + (r.timeouts ? ` (${r.timeouts} timeouts)` : ''), fmt.ms(r.startupMs), fmt.mb(r.rssKb),
   ];
+}
+
+/**
+ * The reference and the stub CLI started together and loaded in turn, ROUNDS times: each round's
+ * ratio compares runs seconds apart, and the median of the rounds is what the README quotes.
+ */
+async function runPaired(skip) {
+  if (skip) return `skipped: ${skip}`;
+  const servers = [];
+  try {
+    const probe = plantPost();
+    const specs = [
+      ['node:http reference', node(path.join(BENCH, 'server-reference.js'), '0')],
+      ['stub CLI, default logging', node(CLI, '--port', '0', '--host', '127.0.0.1')],
+      ['stub CLI, --quiet', node(CLI, '--quiet', '--port', '0', '--host', '127.0.0.1')],
+    ];
+    for (const [name, spawnSpec] of specs) servers.push({ name, server: await startServer({ ...spawnSpec, cwd: ROOT, probe }) });
+    progress(`paired: ${ROUNDS} rounds of ${servers.length} × ${SECONDS} s`);
+    const target = (server) => ({ url: server.url + '/plants', method: 'POST', headers: HEADERS, body: VALID });
+    for (const { server } of servers) await load(target(server), { ...LOAD, seconds: 1, warmupSeconds: 0 });
+    const rounds = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const results = [];
+      for (const { server } of servers) results.push(await load(target(server), { ...LOAD, warmupSeconds: 0 }, server.pid));
+      rounds.push(results);
+    }
+    const median = (values) => {
+      const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+      return sorted.length ? sorted[Math.floor(sorted.length / 2)] : null;
+    };
+    const rows = servers.slice(1).map(({ name }, i) => {
+      const rps = rounds.map((r) => r[i + 1].rps / r[0].rps);
+      const cpu = rounds.map((r) => r[0].cpuUsPerRequest / r[i + 1].cpuUsPerRequest);
+      const list = (ratios) => ratios.map((x) => (Number.isFinite(x) ? x.toFixed(2) : '—')).join(', ');
+      return [name, list(rps), `**${median(rps)?.toFixed(2) ?? '—'}×**`, list(cpu), `**${median(cpu)?.toFixed(2) ?? '—'}×**`,
+        fmt.us(median(rounds.map((r) => r[i + 1].cpuUsPerRequest))), fmt.us(median(rounds.map((r) => r[0].cpuUsPerRequest)))];
+    });
+    return table(['server', 'req/s vs reference, per round', 'median', 'CPU vs reference, per round', 'median', 'stub CPU µs/req', 'reference CPU µs/req'], rows, 'lrrrrrr');
+  } catch (error) {
+    progress(`paired: failed: ${error.message}`);
+    return `skipped: ${error.message}`;
+  } finally {
+    for (const { server } of servers) await server.stop();
+  }
 }
 
 async function runMixed(skip, reference) {
