@@ -172,7 +172,8 @@ async function main() {
     '## Answers during a reload (4,000 operations)',
     '',
     'While `POST /__admin/reload` re-reads and recompiles the document, a client sends POST /plants0 one request at a time; ' +
-      'the slowest of those answers shows how long any request waited.',
+      'the slowest of those answers shows how long any request waited (the document is read in a worker thread and compiled ' +
+      'in slices of about 5 ms; what remains is mostly the main thread\'s garbage collection of the new version\'s objects).',
     '',
     reload,
     '',
@@ -391,8 +392,8 @@ async function runStartupGrowth(skip) {
 }
 
 async function runReloadPause(skip) {
-  const header = ['spec', 'reload ms', 'requests during it', 'slowest answer ms', 'median answer ms', 'non-2xx'];
-  if (skip) return table(header, [['4,000 operations', `skipped: ${skip}`, '', '', '', '']], 'lrrrrr');
+  const header = ['spec', 'reload ms', 'requests during it', 'slowest answer ms', 'p99 answer ms', 'median answer ms', 'non-2xx'];
+  if (skip) return table(header, [['4,000 operations', `skipped: ${skip}`, '', '', '', '', '']], 'lrrrrrr');
   const spec = await writeScaledSpec(SPEC, 4000, TMP);
   const r = await runCase('stub CLI, reload of 4,000 operations', { ...node(CLI, '--quiet', '--no-watch', '--spec', spec.file, '--port', '0', '--host', '127.0.0.1'), port: null, probe: plantPost('/plants0'), timeoutMs: 120_000 }, async (server) => {
     const durations = [];
@@ -410,11 +411,12 @@ async function runReloadPause(skip) {
     await reload;
     return { reloadMs: performance.now() - started, durations, non2xx };
   });
-  if (r.skipped) return table(header, [['4,000 operations', skipped(r), '', '', '', '']], 'lrrrrr');
+  if (r.skipped) return table(header, [['4,000 operations', skipped(r), '', '', '', '', '']], 'lrrrrrr');
   const sorted = [...r.durations].sort((a, b) => a - b);
+  const at = (fraction) => fmt.ms(sorted[Math.floor(sorted.length * fraction)] ?? null);
   return table(header, [[
-    '4,000 operations', fmt.ms(r.reloadMs), fmt.int(sorted.length), fmt.ms(sorted.at(-1) ?? null), fmt.ms(sorted[Math.floor(sorted.length / 2)] ?? null), fmt.int(r.non2xx),
-  ]], 'lrrrrr');
+    '4,000 operations', fmt.ms(r.reloadMs), fmt.int(sorted.length), fmt.ms(sorted.at(-1) ?? null), at(0.99), at(0.5), fmt.int(r.non2xx),
+  ]], 'lrrrrrr');
 }
 
 /** The valid request must come back 200 with {name, tag} echoed; anything else goes into the notes. */

@@ -147,7 +147,7 @@ function lookingUpOnce(document: unknown): (ref: string) => unknown {
  * through another `$ref` (bundled documents point into places reached that way). Hand-written
  * because the parser's `$refs.get` builds a URL for every lookup: 390 ms of GitHub's start-up.
  */
-function resolveInternalRef(document: unknown, ref: string, hops = 0): unknown {
+export function resolveInternalRef(document: unknown, ref: string, hops = 0): unknown {
   if (!ref.startsWith('#') || hops > MAX_REF_HOPS) return undefined;
   let pointer: string;
   try {

@@ -45,8 +45,9 @@ const INTEGER_RANGES: Record<string, [bigint, bigint]> = {
   int64: [-(2n ** 63n), 2n ** 63n - 1n],
 };
 
-export function createSchemaCompiler(spec: LoadedDocument, warn: Warn): SchemaCompiler {
-  const copy = validationCopy(spec.document, spec.version, spec.file, warn);
+/** `madeCopy`: the document's validation copy when it was made ahead (a reload makes it in a worker thread). */
+export function createSchemaCompiler(spec: LoadedDocument, warn: Warn, madeCopy?: object): SchemaCompiler {
+  const copy = madeCopy ?? validationCopy(spec.document, spec.version, spec.file, warn);
   const strict = createAjv(spec, copy, false);
   // Parameters arrive as text; a second instance coerces them to their schema's types. Built only
   // for documents that have parameters or response headers, since each instance costs start-up time.

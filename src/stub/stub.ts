@@ -7,8 +7,10 @@ import { loadFixtures } from '../scenarios/load-fixtures.js';
 import { formatSelfCheck, requestLineFormatter, type RequestLineFormatter } from '../record/request-log.js';
 import { Coverage, type CoverageReport } from '../record/coverage.js';
 import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
-import { compileSpec } from '../openapi/compile-operations.js';
+import { compileSteps } from '../openapi/compile-operations.js';
 import { loadDocument } from '../openapi/load-document.js';
+import { loadDocumentOffThread } from '../openapi/load-off-thread.js';
+import { runAtOnce, runInSlices } from '../shared/slices.js';
 import { summarizeWarnings } from '../openapi/document-warnings.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import type { StubRequest } from '../shared/plain-http.js';
@@ -41,7 +43,11 @@ export class Stub {
   private fileWatch: FileWatch | null = null;
   /** The files the spec was last read from (itself and what it reaches by `$ref`): what the watch follows. */
   private specFiles: string[] = [];
-  private reloading: Promise<void> = Promise.resolve();
+  /** The reload under way (every caller since it began shares its outcome); null when none is. */
+  private reloading: Promise<boolean> | null = null;
+  /** Reloads asked for so far: a reload under way that is no longer the newest is abandoned. */
+  private reloadsAsked = 0;
+  private reloadAbort: AbortController | null = null;
   private readonly watchers = new Set<JournalWatcher>();
   private readonly formatLine: RequestLineFormatter;
   /** Stateful mode's resources; null when stateful mode is off. */
@@ -303,24 +309,42 @@ export class Stub {
     return [...new Set([...this.state.scenarios.values()].flatMap((scenarios) => [...scenarios.keys()]))];
   }
 
-  /** Reloads spec and fixtures; on failure the last good version keeps serving. */
-  async reload(): Promise<boolean> {
-    // One reload at a time, in order: a watcher event and POST /__admin/reload must not race,
-    // and the older of two overlapping loads must never win.
-    const run = this.reloading.then(() => this.reloadNow());
-    this.reloading = run.then(() => undefined, () => undefined);
-    return run;
+  /**
+   * Reloads spec and fixtures beside the version serving, which keeps answering until the new one
+   * replaces it whole; on failure the last good version keeps serving. Resolves with whether the
+   * files as they were when asked (or newer) are served.
+   */
+  reload(): Promise<boolean> {
+    // The newest wins, and never two at once: a reload asked for while one is under way abandons
+    // it (the files changed again, its work is stale) and one more starts when it has stopped.
+    this.reloadsAsked++;
+    this.reloadAbort?.abort();
+    return (this.reloading ??= this.reloadUntilCurrent());
   }
 
-  private async reloadNow(): Promise<boolean> {
+  private async reloadUntilCurrent(): Promise<boolean> {
+    for (;;) {
+      const asked = this.reloadsAsked;
+      const abort = (this.reloadAbort = new AbortController());
+      const reloaded = await this.reloadNow(abort.signal);
+      if (asked === this.reloadsAsked) {
+        this.reloading = this.reloadAbort = null;
+        return reloaded;
+      }
+    }
+  }
+
+  private async reloadNow(signal: AbortSignal): Promise<boolean> {
+    const started = performance.now();
     try {
-      const loaded = await loadState(this.options, this.warn, (files) => (this.specFiles = files));
+      const loaded = await loadState(this.options, this.warn, (files) => (this.specFiles = files), signal);
       // The sticky scenario is decided now, against the current state: a PUT or DELETE of
       // /__admin/scenario made while the files were loading is kept.
       this.state = { ...loaded, sticky: this.keptSticky(loaded) };
-      this.warn(`reloaded ${this.options.spec} and ${this.options.fixtures}`);
+      this.warn(`reloaded ${this.options.spec} and ${this.options.fixtures} in ${Math.round(performance.now() - started)} ms`);
       return true;
     } catch (error) {
+      if (signal.aborted) return false; // a newer reload takes over (or the stub is closing)
       const message = error instanceof ConfigError ? error.message : `reload failed: ${(error as Error).message}`;
       this.warn(`reload refused, still serving the last good version: ${message}`);
       return false;
@@ -345,6 +369,7 @@ export class Stub {
   }
 
   close(): void {
+    this.reloadAbort?.abort();
     this.endJournalWatchers();
     this.fileWatch?.close();
     this.stateFile?.flush();
@@ -353,14 +378,21 @@ export class Stub {
   }
 }
 
-/** Loads spec and fixtures; `specFilesRead` hears which files the spec was read from, even if a later step fails. */
-async function loadState(options: ResolvedOptions, log: (line: string) => void, specFilesRead: (files: string[]) => void): Promise<EngineState> {
-  const spec = await loadDocument(options.spec);
+/**
+ * Loads spec and fixtures; `specFilesRead` hears which files the spec was read from, even if a
+ * later step fails. At start-up (no `signal`) the document is read and compiled at once: nothing
+ * waits for an answer yet, and that is the fastest way. A reload (`signal` given, aborted when it
+ * is abandoned) reads it in a worker thread and compiles it in slices, so that the version still
+ * serving answers between them.
+ */
+async function loadState(options: ResolvedOptions, log: (line: string) => void, specFilesRead: (files: string[]) => void, signal?: AbortSignal): Promise<EngineState> {
+  const { spec, validationCopy } = signal ? await loadDocumentOffThread(options.spec, signal) : { spec: await loadDocument(options.spec), validationCopy: undefined };
   specFilesRead(spec.files);
   // The generator's libraries take about 25 ms to load; loading them before compiling means no
   // request (and no compile step that samples headers) ever waits for them or runs twice.
   await loadGeneratorLibraries();
-  const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict });
+  const steps = compileSteps(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict, validationCopy });
+  const compiled = signal ? await runInSlices(steps, signal) : runAtOnce(steps);
   if (spec.convertedFrom === 'Swagger 2.0') log(`note: ${options.spec} is Swagger 2.0; served as OpenAPI 3.0 (converted on load by swagger2openapi)`);
   if (spec.convertedFrom === 'OpenAPI 3.2') log(`note: ${options.spec} is OpenAPI 3.2; served with 3.1's schema rules, \`query\` and \`additionalOperations\` included`);
   if (!compiled.compiledWhole) log(`note: ${compiled.operations.length} operations: each operation's validators are compiled on first use and its response examples checked then (what that finds is added to GET /__admin/warnings)`);
