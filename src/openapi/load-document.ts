@@ -132,7 +132,7 @@ function whereWritten(document: unknown, ref: string): string {
  * after loading, GitHub's has about 10,000 `$ref`s to about 1,800 places, and compiling follows
  * many of them again.
  */
-function lookingUpOnce(document: unknown): (ref: string) => unknown {
+export function lookingUpOnce(document: unknown): (ref: string) => unknown {
   const targets = new Map<string, unknown>();
   return (ref) => {
     if (targets.has(ref)) return targets.get(ref);
@@ -147,7 +147,7 @@ function lookingUpOnce(document: unknown): (ref: string) => unknown {
  * through another `$ref` (bundled documents point into places reached that way). Hand-written
  * because the parser's `$refs.get` builds a URL for every lookup: 390 ms of GitHub's start-up.
  */
-export function resolveInternalRef(document: unknown, ref: string, hops = 0): unknown {
+function resolveInternalRef(document: unknown, ref: string, hops = 0): unknown {
   if (!ref.startsWith('#') || hops > MAX_REF_HOPS) return undefined;
   let pointer: string;
   try {

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { ConfigError } from '../config/config-error.js';
 import { runInSlices } from '../shared/slices.js';
 import type { DocumentWarning } from './document-warnings.js';
-import { resolveInternalRef, type LoadedDocument } from './load-document.js';
+import { lookingUpOnce, type LoadedDocument } from './load-document.js';
 import { gatherPieces, type TreePieces } from './tree-pieces.js';
 
 /** What the worker sends back. */
@@ -35,7 +35,7 @@ export async function loadDocumentOffThread(file: string, signal: AbortSignal): 
   const document = (await runInSlices(gatherPieces(message.document), signal)) as LoadedDocument['document'];
   const copy = (await runInSlices(gatherPieces(message.copy), signal)) as object;
   return {
-    spec: { ...message.about, document, resolveRef: (ref) => resolveInternalRef(document, ref) },
+    spec: { ...message.about, document, resolveRef: lookingUpOnce(document) },
     validationCopy: { copy, warnings: message.warnings },
   };
 }
