@@ -41,7 +41,8 @@ function realworld(): string[] {
 }
 
 const github = join(dirname(require.resolve('@octokit/openapi/package.json')), 'generated', 'api.github.com.json');
-const documents = [...oasExamples(), github, ...realworld()];
+// CORPUS_ONLY=discord (a part of the file name) runs only the matching documents, while fixing one.
+const documents = [...oasExamples(), github, ...realworld()].filter((file) => !process.env.CORPUS_ONLY || file.includes(process.env.CORPUS_ONLY));
 const outcomes: CorpusOutcome[] = [];
 
 /** The cases that can be judged: an operation that documents no final response has no documented answer to give. */
@@ -77,7 +78,7 @@ afterAll(() => {
     return `${outcome.document}: ${ok}/${outcome.cases.length} documented${rest ? ` (${rest})` : ''}`;
   });
   const all = judged();
-  const failures = outcomes.flatMap((outcome) => outcome.cases.filter((c) => c.verdict !== 'documented').map((c) => `  ${outcome.document} ${c.operation}: ${c.verdict}: ${c.detail}`));
+  const failures = outcomes.flatMap((outcome) => outcome.cases.filter((c) => c.verdict !== 'documented').map((c) => `  ${outcome.document} ${c.operation}: ${c.verdict}: ${c.detail}\n    sent: ${c.sent}`));
   const documented = all.filter((c) => c.verdict === 'documented').length;
   const unjudged = outcomes.flatMap((outcome) => outcome.cases).length - all.length;
   process.stdout.write(`\ncorpus: ${documented}/${all.length} documented answers (${((100 * documented) / Math.max(all.length, 1)).toFixed(1)}%; ${unjudged} operations document no final response)\n${lines.join('\n')}\n`);

@@ -81,34 +81,15 @@ export function normaliseFaker(spec: unknown): unknown {
   return { [path]: Array.isArray(args) ? args : [args] };
 }
 
-/** True for a oneOf whose branches get pinned, which then becomes an anyOf. */
-export function hasDiscriminator(schema: Json): boolean {
-  return isObject(schema.discriminator) && typeof schema.discriminator.propertyName === 'string';
-}
-
 /**
- * For a `$ref` branch of a oneOf/anyOf with a discriminator, pins the discriminator property to the
- * branch's mapping value (else the name of its schema). jsf generates oneOf branches with required
- * properties only, to keep them apart; the pinned property keeps them apart instead, so the data
- * stays rich.
+ * A branch of a discriminated oneOf/anyOf with its tag property pinned to the first of its tag
+ * values (shared/discriminator.ts: its mapping key, else its schema's name). jsf generates oneOf
+ * branches with required properties only, to keep them apart; the pinned property keeps them apart
+ * instead, so the data stays rich.
  */
-export function pinDiscriminator(parent: Json, branch: unknown, compiled: JsonSchema): JsonSchema {
-  const discriminator = parent.discriminator;
-  if (!isObject(discriminator) || typeof discriminator.propertyName !== 'string') return compiled;
-  if (!isObject(branch) || typeof branch.$ref !== 'string') return compiled;
-  const ref = branch.$ref;
-  const name = ref.slice(ref.lastIndexOf('/') + 1);
-  let value: string = name;
-  if (isObject(discriminator.mapping)) {
-    for (const [k, v] of Object.entries(discriminator.mapping)) {
-      if (v === ref || v === name) {
-        value = k;
-        break;
-      }
-    }
-  }
-  const prop = discriminator.propertyName;
-  const pin: Json = { type: 'object', properties: {}, required: [prop] };
-  setOwn(pin.properties as Json, prop, { const: value });
+export function pinDiscriminator(propertyName: string, tags: readonly string[] | null, compiled: JsonSchema): JsonSchema {
+  if (!tags || tags.length === 0) return compiled;
+  const pin: Json = { type: 'object', properties: {}, required: [propertyName] };
+  setOwn(pin.properties as Json, propertyName, { const: tags[0] });
   return { allOf: [compiled, pin] };
 }

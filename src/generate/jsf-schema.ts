@@ -28,7 +28,8 @@
 //   required ones there, and two branches without required properties both match `{}`.
 // - Number bounds, `x-faker` and discriminators are rewritten as jsf-keywords.ts explains.
 import type { JsonSchema } from 'json-schema-faker';
-import { compileNumberBounds, compileType, hasDiscriminator, normaliseFaker, pinDiscriminator, PLAIN_KEYWORDS } from './jsf-keywords.js';
+import { compileNumberBounds, compileType, normaliseFaker, pinDiscriminator, PLAIN_KEYWORDS } from './jsf-keywords.js';
+import { branchDiscriminator, branchTags } from '../shared/discriminator.js';
 import { valueAtPointer, valueAtRef } from '../shared/json-pointer.js';
 import { isObject, setOwn, type Json } from '../shared/json-value.js';
 
@@ -357,17 +358,20 @@ class Compilation {
         if (otherwise !== undefined) out.else = otherwise;
       }
     }
+    const discriminator = Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf) ? branchDiscriminator(this.shared.document, schema) : null;
     for (const k of ['anyOf', 'oneOf'] as const) {
       const branches = schema[k];
       if (!Array.isArray(branches)) continue;
       const compiled: JsonSchema[] = [];
       for (const branch of branches) {
         const c = this.compile(branch, stack);
-        if (c !== CUT) compiled.push(pinDiscriminator(schema, branch, k === 'oneOf' ? withAllProperties(c) : c));
+        if (c === CUT) continue;
+        const rich = k === 'oneOf' ? withAllProperties(c) : c;
+        compiled.push(discriminator ? pinDiscriminator(discriminator.propertyName, branchTags(this.shared.document, discriminator, branch), rich) : rich);
       }
       if (compiled.length === 0) return false;
       // Pinned branches are told apart by the pin, so jsf need not reduce them to required properties.
-      out[k === 'oneOf' && hasDiscriminator(schema) ? 'anyOf' : k] = compiled;
+      out[k === 'oneOf' && discriminator ? 'anyOf' : k] = compiled;
     }
     return true;
   }

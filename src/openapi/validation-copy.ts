@@ -7,6 +7,7 @@
 import { RE2JS } from 're2js';
 import { escapePointerToken } from '../shared/json-pointer.js';
 import { isObject } from '../shared/json-value.js';
+import { branchDiscriminator, branchTags } from '../shared/discriminator.js';
 import type { OpenApiVersion } from './load-document.js';
 import type { Warn } from './document-warnings.js';
 import { UNIQUE_ITEMS } from './unique-items-keyword.js';
@@ -74,6 +75,7 @@ export function validationCopy(document: object, version: OpenApiVersion, file: 
       copy.allOf = copy.allOf.filter((_member, i) => !isBareNullable((node.allOf as unknown[])[i]));
       if (copy.type === undefined) copy.nullable = true;
     }
+    if (Array.isArray(node.oneOf) && Array.isArray(copy.oneOf)) copy.oneOf = taggedBranches(document, node, copy.oneOf);
     // `nullable: false` without a type says nothing (Ajv refuses it).
     if (copy.nullable === false && copy.type === undefined) delete copy.nullable;
     // OpenAPI 3.0's `nullable` only widens an explicit `type`; documents also write it beside
@@ -86,6 +88,22 @@ export function validationCopy(document: object, version: OpenApiVersion, file: 
     return copy;
   };
   return copyNode(document, null) as object;
+}
+
+/**
+ * A discriminated oneOf's branches, each also requiring its tag values when the tag is sent
+ * (discriminator.ts says which): `oneOf: [Cat, Dog]` with `pet_type: {type: string}` in both
+ * accepted `{"pet_type": "Cat"}` as both, and JSON Schema refuses a value matching two branches.
+ * Ajv's own `discriminator` option needs the tag declared as `const` in each branch and ignores
+ * `mapping`, which is not how documents write it.
+ */
+function taggedBranches(document: object, node: Record<string, unknown>, branches: unknown[]): unknown[] {
+  const discriminator = branchDiscriminator(document, node);
+  if (!discriminator) return branches;
+  return branches.map((branch, i) => {
+    const tags = branchTags(document, discriminator, (node.oneOf as unknown[])[i]);
+    return tags ? { allOf: [branch, { properties: { [discriminator.propertyName]: { enum: tags } } }] } : branch;
+  });
 }
 
 function memo<T>(cache: Map<string, T>, key: string, compute: (key: string) => T): T {

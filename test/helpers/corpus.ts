@@ -20,6 +20,8 @@ export interface CorpusCase {
   verdict: Verdict;
   /** What went wrong, for the report: status and the stub's message or self-check. */
   detail: string;
+  /** The request sent (method, target, body cut to 600 characters), for the report. */
+  sent: string;
 }
 
 export interface CorpusOutcome {
@@ -46,17 +48,22 @@ export async function runCorpusDocument(file: string, label = file): Promise<Cor
       try {
         ({ status, text } = await send(url, operation.method, built));
       } catch (error) {
-        cases.push({ operation: operation.key, verdict: 'no answer', detail: (error as Error).message });
+        cases.push({ operation: operation.key, verdict: 'no answer', detail: (error as Error).message, sent: describeSent(operation, built) });
         continue;
       }
       const [entry] = stub.requests({ method: operation.method }).slice(-1);
       stub.reset();
-      cases.push({ operation: operation.key, ...judge(operation, status, text, entry?.selfCheck ?? [], entry?.violations ?? []) });
+      cases.push({ operation: operation.key, ...judge(operation, status, text, entry?.selfCheck ?? [], entry?.violations ?? []), sent: describeSent(operation, built) });
     }
   } finally {
     await stub.close();
   }
   return { document: label, cases };
+}
+
+function describeSent(operation: Operation, built: BuiltRequest): string {
+  const target = `${built.path}${built.query ? `?${built.query}` : ''}`;
+  return `${operation.method} ${target}${built.body === undefined ? '' : ` ${built.body.slice(0, 600)}`}`;
 }
 
 /** One request with node:http (fetch refuses some statuses a stub may document, such as 407). */

@@ -1,0 +1,132 @@
+// Corners of real documents (found by the corpus run, test/corpus.test.ts) written small: each
+// table sends requests that the document calls valid, and some it does not, to a listening stub,
+// and asserts the status and the answer. The 3.0 document is also served relabelled 3.1, since
+// the two are validated by different JSON Schema dialects.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStub, type RunningStub } from '../src/index.js';
+import { request } from './helpers/http.js';
+
+const DOCUMENT = `
+openapi: 3.0.3
+info: { title: Corners, version: '1' }
+paths:
+  /pets:
+    patch:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }]
+              discriminator: { propertyName: pet_type }
+      responses: { '204': { description: updated } }
+  /pets/embedded:
+    patch:
+      requestBody:
+        content: { application/json: { schema: { oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }] } } }
+      responses: { '204': { description: updated } }
+  /pets/{id}:
+    get:
+      parameters: [{ name: id, in: path, required: true, schema: { type: integer } }]
+      responses:
+        '200':
+          description: a pet
+          content:
+            application/json:
+              schema:
+                oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }]
+                discriminator: { propertyName: pet_type }
+  /events:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              oneOf: [{ $ref: '#/components/schemas/Approved' }, { $ref: '#/components/schemas/Denied' }]
+              discriminator:
+                propertyName: event_type
+                mapping: { approved: '#/components/schemas/Approved', denied: Denied }
+      responses: { '204': { description: received } }
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [pet_type]
+      properties: { pet_type: { type: string } }
+      discriminator: { propertyName: pet_type }
+    Cat:
+      allOf: [{ $ref: '#/components/schemas/Pet' }, { type: object, properties: { hunts: { type: boolean } } }]
+    Dog:
+      allOf: [{ $ref: '#/components/schemas/Pet' }, { type: object, properties: { bark: { type: boolean } } }]
+    Event:
+      type: object
+      required: [event_type]
+      properties: { event_type: { type: string, enum: [approved, denied] }, id: { type: string } }
+    Approved: { allOf: [{ $ref: '#/components/schemas/Event' }] }
+    Denied: { allOf: [{ $ref: '#/components/schemas/Event' }] }
+`;
+
+let dir: string;
+const stubs: Record<'3.0' | '3.1', RunningStub> = {} as never;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'stub-corners-'));
+  await writeFile(join(dir, 'corners-3.0.yaml'), DOCUMENT);
+  await writeFile(join(dir, 'corners-3.1.yaml'), DOCUMENT.replace('openapi: 3.0.3', 'openapi: 3.1.0'));
+  const options = { fixtures: join(dir, 'none'), port: 0, watch: false, log: () => {} };
+  [stubs['3.0'], stubs['3.1']] = await Promise.all([
+    startStub({ ...options, spec: join(dir, 'corners-3.0.yaml') }),
+    startStub({ ...options, spec: join(dir, 'corners-3.1.yaml') }),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all(Object.values(stubs).map((stub) => stub.close()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Case {
+  name: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  status: number;
+  /** Text the answer must hold (a refusal's violations). */
+  message?: string;
+}
+
+function send(version: '3.0' | '3.1', { method, path, body }: Case) {
+  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+  return request(`${stubs[version].url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+describe.each(['3.0', '3.1'] as const)('a discriminated oneOf (OpenAPI %s)', (version) => {
+  const cases: Case[] = [
+    { name: 'accepts a Cat named by its schema name (implicit mapping)', method: 'PATCH', path: '/pets', body: { pet_type: 'Cat', hunts: true }, status: 204 },
+    { name: 'accepts a Dog named by its schema name', method: 'PATCH', path: '/pets', body: { pet_type: 'Dog', bark: false }, status: 204 },
+    { name: 'refuses a tag that names no branch', method: 'PATCH', path: '/pets', body: { pet_type: 'Lizard' }, status: 400, message: '/pet_type' },
+    { name: 'refuses a tagged branch that breaks its own schema', method: 'PATCH', path: '/pets', body: { pet_type: 'Dog', bark: 'loud' }, status: 400, message: '/bark: must be a boolean' },
+    { name: 'accepts a branch told apart by a discriminator its schemas inherit (allOf)', method: 'PATCH', path: '/pets/embedded', body: { pet_type: 'Dog' }, status: 204 },
+    { name: 'accepts a tag given by mapping to a $ref', method: 'POST', path: '/events', body: { event_type: 'approved', id: 'e1' }, status: 204 },
+    { name: 'accepts a tag given by mapping to a schema name', method: 'POST', path: '/events', body: { event_type: 'denied' }, status: 204 },
+  ];
+
+  it.each(cases)('$name', async (c) => {
+    const response = await send(version, c);
+    expect(response.status, response.text).toBe(c.status);
+    if (c.status === 204) expect(response.text).toBe('');
+    if (c.message) expect(response.text).toContain(c.message);
+  });
+
+  it('answers with generated data tagged for one branch, which the self-check finds valid', async () => {
+    const response = await send(version, { name: 'generated', method: 'GET', path: '/pets/3', status: 200 });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-mock-scenario')).toBe('generated');
+    expect(['Cat', 'Dog']).toContain(response.json.pet_type);
+    const [entry] = stubs[version].requests({ method: 'GET' }).slice(-1);
+    expect(entry.status).toBe(200);
+    expect(entry.selfCheck).toBeUndefined(); // the journal lists self-check failures only
+  });
+});
