@@ -2,7 +2,8 @@
 // from that document (path, required query, header and cookie parameters, a body, credentials),
 // each answer judged: a documented status, a body the self-check found valid for its schema, and
 // never a 5xx. Used by test/corpus.test.ts; the outcome per document is data the test asserts on
-// and prints.
+// and prints. Values are the document's own examples where they fit their schema (checked with
+// the stub's schema compiler, since a broken example is no valid request), else generated.
 import http from 'node:http';
 import { startStub } from '../../src/index.js';
 import { loadDocument, type LoadedDocument } from '../../src/openapi/load-document.js';
@@ -10,6 +11,7 @@ import { followRefs } from '../../src/openapi/follow-ref.js';
 import { createDataGenerator, type DataGenerator } from '../../src/generate/data-generator.js';
 import { loadGeneratorLibraries } from '../../src/generate/generator-libraries.js';
 import { escapePointerToken } from '../../src/shared/json-pointer.js';
+import { createSchemaCompiler } from '../../src/openapi/schema-compiler.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'];
 
@@ -36,12 +38,17 @@ const isNode = (value: unknown): value is Node => typeof value === 'object' && v
 export async function runCorpusDocument(file: string, label = file): Promise<CorpusOutcome> {
   await loadGeneratorLibraries();
   const spec = await loadDocument(file);
-  const generator = createDataGenerator(spec.document, { seed: 7 });
+  const compiler = createSchemaCompiler(spec, () => {});
+  const samples: Samples = {
+    spec,
+    generator: createDataGenerator(spec.document, { seed: 7 }),
+    fits: (pointer, value) => compiler.compile(pointer)(value).length === 0,
+  };
   const stub = await startStub({ spec: file, fixtures: '/nonexistent-corpus-fixtures', port: 0, watch: false, log: () => {}, seed: 7 });
   const cases: CorpusCase[] = [];
   try {
     for (const operation of operationsOf(spec)) {
-      const built = buildRequest(spec, generator, operation);
+      const built = buildRequest(samples, operation);
       const url = `${stub.url}${built.path}${built.query ? `?${built.query}` : ''}`;
       let status = 0;
       let text = '';
@@ -115,7 +122,8 @@ interface BuiltRequest {
 }
 
 /** A request the document calls valid: required parameters, a body, and the first credentials it accepts. */
-function buildRequest(spec: LoadedDocument, generator: DataGenerator, operation: Operation): BuiltRequest {
+function buildRequest(samples: Samples, operation: Operation): BuiltRequest {
+  const { spec } = samples;
   const headers: Record<string, string> = { accept: '*/*' };
   const query = new URLSearchParams();
   const cookies: string[] = [];
@@ -124,9 +132,9 @@ function buildRequest(spec: LoadedDocument, generator: DataGenerator, operation:
     const { value: p, pointer } = parameter;
     const location = String(p.in);
     if (location !== 'path' && p.required !== true) continue;
-    const value = sampleOf(spec, generator, p, pointer, operation.key);
-    const text = serialize(value, p, location);
-    if (location === 'path') path = path.replaceAll(`{${String(p.name)}}`, encodeURIComponent(text));
+    const value = sampleOf(samples, p, pointer, operation.key);
+    const text = serialize(value, p);
+    if (location === 'path') path = path.replaceAll(`{${String(p.name)}}`, pathText(value, p));
     else if (location === 'query') {
       if (Array.isArray(value) && p.explode !== false && (p.style === undefined || p.style === 'form')) for (const item of value) query.append(String(p.name), String(item));
       else query.append(String(p.name), text);
@@ -141,13 +149,14 @@ function buildRequest(spec: LoadedDocument, generator: DataGenerator, operation:
   const [type] = Object.keys(content);
   if (type !== undefined && requestBody) {
     const media = isNode(content[type]) ? (content[type] as Node) : {};
-    const value = mediaSample(spec, generator, media, `${requestBody.pointer}/content/${escapePointerToken(type)}`, operation.key);
+    const value = mediaSample(samples, media, `${requestBody.pointer}/content/${escapePointerToken(type)}`, operation.key);
     const base = type.split(';')[0].trim().toLowerCase();
     if (base === 'application/x-www-form-urlencoded') {
-      body = new URLSearchParams(Object.entries(isNode(value) ? value : {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+      body = new URLSearchParams(formFields(value)).toString();
       headers['content-type'] = type;
     } else if (base.startsWith('multipart/')) {
-      body = '--corpus\r\nContent-Disposition: form-data; name="file"\r\n\r\nx\r\n--corpus--\r\n';
+      const parts = formFields(value).map(([name, text]) => `--corpus\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${text}\r\n`);
+      body = `${parts.join('')}--corpus--\r\n`;
       headers['content-type'] = `${base}; boundary=corpus`;
     } else if (base === 'application/json' || base.endsWith('+json') || base === '*/*') {
       body = JSON.stringify(value ?? null);
@@ -175,19 +184,39 @@ function parametersOf(spec: LoadedDocument, operation: Operation): Array<{ value
   return [...byKey.values()];
 }
 
-/** A parameter's value: its example, else its schema's example, default or first enum value, else generated. */
-function sampleOf(spec: LoadedDocument, generator: DataGenerator, parameter: Node, pointer: string, key: string): unknown {
-  if (parameter.example !== undefined) return parameter.example;
-  if (isNode(parameter.examples)) {
-    const first = Object.values(parameter.examples).map((example) => deref(spec, example, '').value).find((example) => 'value' in example);
-    if (first) return first.value;
+/**
+ * What builds a request's values: the document, its data generator, and whether a value fits the
+ * schema at a pointer. The document's own examples are used first, but only where they fit their
+ * schema: an example that breaks it (Twilio's `Url: myUrl` under `format: uri`, Asana's
+ * `member: 12345` for a string) does not make a valid request, so generated data is sent instead.
+ */
+interface Samples {
+  spec: LoadedDocument;
+  generator: DataGenerator;
+  fits: (schemaPointer: string, value: unknown) => boolean;
+}
+
+/** The values a parameter or media type documents: its `example`, then its `examples`. */
+function documented(spec: LoadedDocument, holder: Node): unknown[] {
+  const values: unknown[] = holder.example === undefined ? [] : [holder.example];
+  if (isNode(holder.examples)) {
+    for (const example of Object.values(holder.examples)) {
+      const target = deref(spec, example, '').value;
+      if ('value' in target) values.push(target.value);
+    }
   }
-  if (isNode(parameter.content)) {
+  return values;
+}
+
+/** A parameter's value: the first documented one that fits its schema, else one from its schema. */
+function sampleOf(samples: Samples, parameter: Node, pointer: string, key: string): unknown {
+  if (parameter.schema === undefined && isNode(parameter.content)) {
     const [type] = Object.keys(parameter.content);
-    return mediaSample(spec, generator, parameter.content[type] as Node, `${pointer}/content/${escapePointerToken(type)}`, key);
+    return mediaSample(samples, parameter.content[type] as Node, `${pointer}/content/${escapePointerToken(type)}`, key, documented(samples.spec, parameter));
   }
-  const schema = deref(spec, parameter.schema, `${pointer}/schema`);
-  return fitForUrl(schemaSample(generator, schema.value, schema.pointer, key), schema.value);
+  const schema = deref(samples.spec, parameter.schema, `${pointer}/schema`);
+  const value = documented(samples.spec, parameter).find((candidate) => samples.fits(schema.pointer, candidate));
+  return value !== undefined ? value : fitForUrl(schemaSample(samples, schema.value, schema.pointer, key), schema.value);
 }
 
 /**
@@ -202,32 +231,60 @@ function fitForUrl(value: unknown, schema: Node): unknown {
   return value.length > 256 ? value.slice(0, keep) : value;
 }
 
-function mediaSample(spec: LoadedDocument, generator: DataGenerator, media: Node, pointer: string, key: string): unknown {
-  if (media.example !== undefined) return media.example;
-  if (isNode(media.examples)) {
-    const first = Object.values(media.examples).map((example) => deref(spec, example, '').value).find((example) => 'value' in example);
-    if (first) return first.value;
-  }
-  if (media.schema === undefined) return {};
-  const schema = deref(spec, media.schema, `${pointer}/schema`);
-  return schemaSample(generator, schema.value, schema.pointer, key);
+function mediaSample(samples: Samples, media: Node, pointer: string, key: string, before: unknown[] = []): unknown {
+  const candidates = [...before, ...documented(samples.spec, media)];
+  if (media.schema === undefined) return candidates.length > 0 ? candidates[0] : {};
+  const schema = deref(samples.spec, media.schema, `${pointer}/schema`);
+  const value = candidates.find((candidate) => samples.fits(schema.pointer, candidate));
+  return value !== undefined ? value : schemaSample(samples, schema.value, schema.pointer, key);
 }
 
-function schemaSample(generator: DataGenerator, schema: Node, pointer: string, key: string): unknown {
-  if (schema.example !== undefined) return schema.example;
-  if (schema.default !== undefined) return schema.default;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  return generator.generate(pointer, key);
+/** The schema's own example, default or first enum value where it fits, else generated data. */
+function schemaSample(samples: Samples, schema: Node, pointer: string, key: string): unknown {
+  const own = [schema.example, schema.default, Array.isArray(schema.enum) ? schema.enum[0] : undefined];
+  const value = own.find((candidate) => candidate !== undefined && samples.fits(pointer, candidate));
+  return value !== undefined ? value : samples.generator.generate(pointer, key);
 }
 
 /** A value as parameter text: arrays joined by their style's delimiter, objects as JSON. */
-function serialize(value: unknown, parameter: Node, location: string): string {
+function serialize(value: unknown, parameter: Node): string {
   if (Array.isArray(value)) {
     const delimiter = parameter.style === 'pipeDelimited' ? '|' : parameter.style === 'spaceDelimited' ? ' ' : ',';
     return value.map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item))).join(delimiter);
   }
-  if (value !== null && typeof value === 'object') return location === 'path' ? Object.entries(value).map(([k, v]) => `${k},${String(v)}`).join(',') : JSON.stringify(value);
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
   return String(value ?? '');
+}
+
+/** A form body's fields: one per property, an array as the field repeated, objects as JSON text. */
+function formFields(value: unknown): Array<[string, string]> {
+  const text = (item: unknown) => (typeof item === 'string' ? item : JSON.stringify(item));
+  return Object.entries(isNode(value) ? value : {}).flatMap(([name, field]) => (Array.isArray(field) ? field : [field]).map((item): [string, string] => [name, text(item)]));
+}
+
+/**
+ * A path parameter's text in its style (RFC 6570, as OpenAPI's table spells it): `simple`
+ * `a,b` / `k,v` (exploded `k=v`), `label` `.a,b` / `.a.b`, `matrix` `;id=a,b` / `;id=a;id=b`, each
+ * value percent-encoded and the delimiters not.
+ */
+function pathText(value: unknown, parameter: Node): string {
+  const name = String(parameter.name);
+  const style = typeof parameter.style === 'string' ? parameter.style : 'simple';
+  const explode = parameter.explode === true;
+  const atom = (item: unknown) => encodeURIComponent(typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item ?? ''));
+  const object = isNode(value) ? Object.entries(value) : null;
+  const list = Array.isArray(value) ? value.map(atom) : null;
+  if (style === 'label') {
+    if (object) return `.${object.map(([k, v]) => (explode ? `${atom(k)}=${atom(v)}` : `${atom(k)},${atom(v)}`)).join(explode ? '.' : ',')}`;
+    return `.${list ? list.join(explode ? '.' : ',') : atom(value)}`;
+  }
+  if (style === 'matrix') {
+    if (object) return explode ? object.map(([k, v]) => `;${atom(k)}=${atom(v)}`).join('') : `;${name}=${object.map(([k, v]) => `${atom(k)},${atom(v)}`).join(',')}`;
+    if (list && explode) return list.map((item) => `;${name}=${item}`).join('');
+    return `;${name}=${list ? list.join(',') : atom(value)}`;
+  }
+  if (object) return object.map(([k, v]) => (explode ? `${atom(k)}=${atom(v)}` : `${atom(k)},${atom(v)}`)).join(',');
+  return list ? list.join(',') : atom(value);
 }
 
 /** The first alternative of the operation's (else the document's) security that the stub can be given. */
