@@ -49,6 +49,16 @@ paths:
                 propertyName: event_type
                 mapping: { approved: '#/components/schemas/Approved', denied: Denied }
       responses: { '204': { description: received } }
+  /refs/{ref}:
+    get:
+      parameters: [{ name: ref, in: path, required: true, schema: { type: string, pattern: '^heads/' } }]
+      responses: { '200': { description: the ref, content: { application/json: { schema: { type: object }, example: { found: true } } } } }
+  /reports:
+    get:
+      parameters:
+        - { name: Accept, in: header, required: true, schema: { type: string, enum: [application/json, application/yaml] } }
+        - { name: Authorization, in: header, required: true, schema: { type: string, pattern: '^Token ' } }
+      responses: { '200': { description: a report, content: { application/json: { schema: { type: object }, example: { ok: true } } } } }
 components:
   schemas:
     Pet:
@@ -91,14 +101,15 @@ interface Case {
   name: string;
   method: string;
   path: string;
+  headers?: Record<string, string>;
   body?: unknown;
   status: number;
   /** Text the answer must hold (a refusal's violations). */
   message?: string;
 }
 
-function send(version: '3.0' | '3.1', { method, path, body }: Case) {
-  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+function send(version: '3.0' | '3.1', { method, path, body, headers: extra = {} }: Case) {
+  const headers: Record<string, string> = body === undefined ? extra : { 'content-type': 'application/json', ...extra };
   return request(`${stubs[version].url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
@@ -128,5 +139,22 @@ describe.each(['3.0', '3.1'] as const)('a discriminated oneOf (OpenAPI %s)', (ve
     const [entry] = stubs[version].requests({ method: 'GET' }).slice(-1);
     expect(entry.status).toBe(200);
     expect(entry.selfCheck).toBeUndefined(); // the journal lists self-check failures only
+  });
+});
+
+describe.each(['3.0', '3.1'] as const)('path and header parameters (OpenAPI %s)', (version) => {
+  const cases: Case[] = [
+    { name: 'takes a path value holding a slash sent as %2F as one value', method: 'GET', path: '/refs/heads%2Fmain', status: 200 },
+    { name: 'validates that value decoded', method: 'GET', path: '/refs/tags%2Fv1', status: 400, message: '/path/ref: must match pattern' },
+    { name: 'does not take an unencoded slash as part of the value', method: 'GET', path: '/refs/heads/main', status: 404 },
+    { name: 'ignores documented Accept and Authorization header parameters (OpenAPI says they SHALL be)', method: 'GET', path: '/reports', headers: { accept: '*/*' }, status: 200 },
+    { name: 'ignores them when they are not sent either', method: 'GET', path: '/reports', status: 200 },
+  ];
+
+  it.each(cases)('$name', async (c) => {
+    const response = await send(version, c);
+    expect(response.status, response.text).toBe(c.status);
+    if (c.status === 200) expect(response.json).toEqual(c.path === '/reports' ? { ok: true } : { found: true });
+    if (c.message) expect(response.text).toContain(c.message);
   });
 });

@@ -53,7 +53,7 @@ export function compileParameters(
     list.forEach((entry, i) => {
       const target = followRefs(spec, entry, `${listPointer}/${i}`);
       const parameter = { value: isSchema(target.value) ? target.value : {}, pointer: target.pointer };
-      if (typeof parameter.value.name === 'string' && typeof parameter.value.in === 'string') {
+      if (typeof parameter.value.name === 'string' && typeof parameter.value.in === 'string' && !isIgnoredHeader(parameter.value)) {
         byKey.set(`${parameter.value.in}:${parameter.value.name}`, parameter);
       }
     });
@@ -177,6 +177,17 @@ function primitiveAlternatives(spec: LoadedDocument, schema: Schema): string[] |
   const types = branches.flatMap((branch) => schemaTypes(derefSchema(spec, branch)));
   const primitive = ['string', 'integer', 'number', 'boolean', 'null'];
   return types.length > 0 && types.every((type) => primitive.includes(type)) ? types : null;
+}
+
+/**
+ * OpenAPI: a header parameter named Accept, Content-Type or Authorization "SHALL be ignored" (those
+ * are the media types' and security schemes' to describe). DigitalOcean documents `Accept` with an
+ * enum, which refused every client that accepts any type.
+ */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+function isIgnoredHeader(parameter: Schema): boolean {
+  return parameter.in === 'header' && IGNORED_HEADERS.has(String(parameter.name).toLowerCase());
 }
 
 const INTEGER = /^-?\d+$/;

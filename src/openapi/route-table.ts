@@ -40,7 +40,9 @@ export class RouteTable<T> {
         continue;
       }
       params.push(...[...segment.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]));
-      const source = segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, '([^/]+)');
+      // A value may hold a `/` sent as `%2F` (GitHub's `git/ref/{ref}` takes `heads%2Fmain`): the
+      // path is split before it is decoded, so any text of one segment is the value.
+      const source = segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, '(.+)');
       const existing = node.templated.find((entry) => entry.pattern.source === `^${source}$`);
       if (existing) {
         node = existing.node;
