@@ -217,7 +217,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
     // Generated data is capped in size (generate/size-bounds.ts): say where the document asks for
     // more. One pass over every schema; GitHub's document would pay about half a second for it.
     for (const { pointer, reason } of oversizedSchemas(spec.document)) warnings.add({ file: spec.file, pointer, kind: 'schema asking for more data than is generated', reason });
-    compiler.compileNow();
+    yield* compiler.compilePending();
   }
   if (options.strict) {
     // A lint in CI may take the time to generate every response once: schemas no data satisfies

@@ -15,6 +15,7 @@ import { EXACT_INTEGER, validationCopy } from './validation-copy.js';
 import type { Warn } from './document-warnings.js';
 import { followRefs } from './follow-ref.js';
 import { uniqueItemsKeyword } from './unique-items-keyword.js';
+import type { Steps } from '../shared/slices.js';
 
 // CommonJS default exports, seen through NodeNext's ESM interop.
 const AjvDraft04 = AjvDraft04Module as unknown as { default: new (options: AjvOptions) => Ajv };
@@ -33,8 +34,11 @@ export interface SchemaCompiler {
   compileSchema(schema: object, prefix?: string, coerce?: boolean): Validator;
   /** A `$ref` to the schema at `pointer`, shared by every place that holds the same schema. */
   refTo(pointer: string): { $ref: string };
-  /** Compiles now every validator handed out so far and not yet used (validators compile on first use). */
-  compileNow(): void;
+  /**
+   * Compiles every validator handed out so far and not yet used (validators compile on first use),
+   * one per step: a reload runs them in slices (one validator can take tens of milliseconds).
+   */
+  compilePending(): Steps<void>;
 }
 
 const SPEC_ID = 'urn:plant-store-stub:spec';
@@ -104,8 +108,11 @@ export function createSchemaCompiler(spec: LoadedDocument, warn: Warn, madeCopy?
       return lazy(() => `${coerce ? 'coerce' : 'strict'}:${JSON.stringify(schema)}`, () => ajv().compile(schema), prefix, firstRefPointer(schema));
     },
     refTo: (pointer) => refTo(canonicalPointer(pointer)),
-    compileNow: () => {
-      for (const compileOne of [...pending]) compileOne();
+    compilePending: function* () {
+      for (const compileOne of [...pending]) {
+        compileOne();
+        yield;
+      }
     },
   };
 }
