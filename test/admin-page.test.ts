@@ -1,7 +1,11 @@
 // The admin page in a real browser (Debian's chromium through playwright-core): requests appear
-// live, a scenario is made sticky and cleared from the page, coverage is shown, and with an admin
-// token the page asks for it.
+// live with their details under the clicked row, a scenario is made sticky and cleared from the
+// page, coverage is shown, operations are filtered, warnings are grouped by kind, the requests
+// table fits its panel at 1,024 px, and with an admin token the page asks for it.
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
@@ -16,9 +20,54 @@ if (!haveBrowser) console.log(`admin page browser tests skipped: no ${CHROMIUM} 
 
 let browser: Browser;
 const stubs: RunningStub[] = [];
+let dir: string;
+let shelf: string;
+
+/** A path long enough to be ellipsized in the requests table at 1,024 px. */
+const LONG_PATH = '/libraries/{library}/shelves/{shelf}/sections/{section}/books/{book}/annotations/{annotation}';
+const LONG_REQUEST = '/libraries/central-library-of-the-city/shelves/north-wing-7/sections/rare-manuscripts/books/978-0-13-468599-1/annotations/42';
+
+/**
+ * A document shaped like a big one, small enough to start at once: a few named operations, a long
+ * path, 150 more operations so the list is longer than the window, and warnings of two kinds
+ * (two `nullable` without `type`, one empty `enum`).
+ */
+function shelfDocument(): string {
+  const ok = "{ '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Book' } } } } }";
+  const pathParameter = (name: string) => `{ name: ${name}, in: path, required: true, schema: { type: string } }`;
+  const more = Array.from({ length: 150 }, (_, index) => `  /things/n${index}:\n    get: { operationId: thing${index}, responses: { '204': { description: none } } }`);
+  return [
+    'openapi: 3.0.3',
+    'info: { title: Shelf, version: "1" }',
+    'paths:',
+    '  /books:',
+    `    get: { operationId: listBooks, responses: ${ok} }`,
+    `    post: { operationId: createBook, responses: ${ok} }`,
+    '  /books/{id}:',
+    `    get: { operationId: getBook, parameters: [${pathParameter('id')}], responses: ${ok} }`,
+    `    delete: { operationId: withdrawBook, parameters: [${pathParameter('id')}], responses: { '204': { description: gone } } }`,
+    '  /authors:',
+    `    get: { operationId: listAuthors, parameters: [{ name: mode, in: query, schema: { type: string, enum: [] } }], responses: ${ok} }`,
+    `  ${LONG_PATH}:`,
+    `    get: { operationId: getAnnotation, parameters: [${['library', 'shelf', 'section', 'book', 'annotation'].map(pathParameter).join(', ')}], responses: ${ok} }`,
+    ...more,
+    'components:',
+    '  schemas:',
+    '    Person: { type: object, properties: { name: { type: string } } }',
+    '    Book:',
+    '      type: object',
+    '      properties:',
+    "        owner: { nullable: true, allOf: [{ $ref: '#/components/schemas/Person' }] }",
+    "        editor: { nullable: true, allOf: [{ $ref: '#/components/schemas/Person' }] }",
+    '',
+  ].join('\n');
+}
 
 beforeAll(async () => {
   if (!haveBrowser) return;
+  dir = await mkdtemp(join(tmpdir(), 'stub-admin-page-'));
+  shelf = join(dir, 'shelf.yaml');
+  await writeFile(shelf, shelfDocument());
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -29,18 +78,26 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await Promise.all(stubs.map((stub) => stub.close()));
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function openPage(options: Parameters<typeof startStub>[0] = {}): Promise<{ stub: RunningStub; page: Page }> {
+async function openPage(options: Parameters<typeof startStub>[0] = {}, viewport = { width: 1400, height: 900 }): Promise<{ stub: RunningStub; page: Page }> {
   const stub = await startStub({ port: 0, watch: false, ...options });
   stubs.push(stub);
-  const page = await browser.newPage();
+  const page = await browser.newPage({ viewport });
   await page.goto(`${stub.url}/__admin/`);
   return { stub, page };
 }
 
 const postPlant = (stub: RunningStub, headers: Record<string, string> = {}) =>
   request(`${stub.url}/plants`, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: '{"id":1,"name":"Fern"}' });
+
+const openShelf = (viewport?: { width: number; height: number }) =>
+  openPage({ spec: shelf, fixtures: join(dir, 'none'), log: () => {} }, viewport);
+
+/** The operations the filter leaves in view, as their keys. */
+const shownOperations = (page: Page) =>
+  page.$$eval('#operations .operation:not([hidden])', (nodes) => nodes.map((node) => (node as HTMLElement).dataset.operation));
 
 async function sticky(stub: RunningStub, admin: Record<string, string> = {}): Promise<string | null> {
   return ((await request(`${stub.url}/__admin/scenarios`, { headers: admin })).json as { sticky: string | null }).sticky;
@@ -53,13 +110,38 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
     await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
     expect(await page.locator('#title').textContent()).toBe('OpenAPI Plant Store');
     expect((await postPlant(stub, { 'x-mock-scenario': 'duplicate-id' })).status).toBe(400);
-    const row = page.locator('#journal-rows tr', { hasText: 'duplicate-id' });
+    const row = page.locator('#journal-rows tr.request', { hasText: 'duplicate-id' });
     await row.waitFor({ timeout: 5_000 });
-    expect(await row.locator('td').allTextContents()).toEqual([expect.any(String), 'POST', '/plants', '400', 'duplicate-id', expect.stringMatching(/^\d+\.\d$/)]);
+    expect(await row.locator('td').allTextContents()).toEqual([expect.stringMatching(/^\d\d:\d\d:\d\d$/), 'POST', '/plants', '400', 'duplicate-id', expect.stringMatching(/^\d+\.\d$/)]);
+    const duration = (await row.locator('td.num').textContent())!;
     await row.click();
-    expect(await page.locator('#details-title').textContent()).toBe('POST /plants → 400 (duplicate-id)');
+    // The details open in the row right under the clicked one, with what the response was.
+    expect(await page.locator('#journal-rows tr.selected + tr.details-row #details-title').textContent()).toBe('POST /plants → 400 (duplicate-id)');
+    expect(await page.locator('#details-response dt').allTextContents()).toEqual(['status', 'answered by', 'duration', 'received']);
+    expect((await page.locator('#details-response dd').allTextContents()).slice(0, 3)).toEqual(['400', 'the scenario "duplicate-id"', `${duration} ms`]);
     expect(await page.locator('#details-headers').textContent()).toContain('"authorization": "Bearer [redacted]"');
     expect(JSON.parse((await page.locator('#details-body').textContent())!)).toEqual({ id: 1, name: 'Fern' });
+    await page.locator('#details button', { hasText: 'close' }).click();
+    expect(await page.locator('#journal-rows tr.details-row').count()).toBe(0);
+    expect(await page.locator('#journal-rows tr.selected').count()).toBe(0);
+  });
+
+  it('says in the details what answered: echo, the refusal, a fault', async () => {
+    const { stub, page } = await openPage();
+    await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
+    const cases = [
+      { headers: {}, answer: 'echo', status: '200', answeredBy: 'echo: the request projected onto the response schema' },
+      { headers: { authorization: '' }, answer: '—', status: '401', answeredBy: 'the stub refused the request (nothing was served)' },
+      { headers: { 'x-mock-fault': 'reset' }, answer: 'fault: reset', status: '200', answeredBy: 'the fault "reset": the status was never sent' },
+    ];
+    for (const { headers } of cases) await postPlant(stub, headers).catch(() => undefined); // a reset fault drops the connection
+    for (const { answer, status, answeredBy } of cases) {
+      const row = page.locator('#journal-rows tr.request', { has: page.locator('td.answer', { hasText: answer }) });
+      await row.waitFor({ timeout: 5_000 });
+      await row.click();
+      expect(await page.locator('#details-response dd').first().textContent()).toBe(status);
+      expect(await page.locator('#details-response dd').nth(1).textContent()).toBe(answeredBy);
+    }
   });
 
   it('makes a scenario sticky and clears it, as the admin API then reports', async () => {
@@ -91,7 +173,7 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
     await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
     for (let batch = 0; batch < 12; batch++) await Promise.all(Array.from({ length: 100 }, () => postPlant(stub)));
     await page.locator('#journal-count', { hasText: 'newest 200 of 1000' }).waitFor({ timeout: 10_000 });
-    expect(await page.locator('#journal-rows tr').count()).toBe(200);
+    expect(await page.locator('#journal-rows tr.request').count()).toBe(200);
   });
 
   it('asks for the admin token when the stub has one, then works with it', async () => {
@@ -101,9 +183,91 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
     await page.click('#token-form button');
     await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
     await postPlant(stub);
-    await page.locator('#journal-rows tr', { hasText: 'echo' }).waitFor({ timeout: 1_000 });
+    await page.locator('#journal-rows tr.request', { hasText: 'echo' }).waitFor({ timeout: 5_000 });
     await page.locator('li[data-scenario="slow-create"] button').click();
     await page.locator('#sticky-banner', { hasText: 'slow-create' }).waitFor({ timeout: 5_000 });
     expect(await sticky(stub, { authorization: 'Bearer page-secret' })).toBe('slow-create');
+  });
+
+  it('filters the operations by method, path and operationId, and shows the exercised ones only on request', async () => {
+    const { stub, page } = await openShelf();
+    await page.locator('#operations-count', { hasText: '156' }).waitFor({ timeout: 5_000 });
+    expect((await request(`${stub.url}/books/7`)).status).toBe(200);
+    await page.locator('.operation.exercised').waitFor({ timeout: 5_000 });
+    const cases: Array<{ filter: string; exercisedOnly: boolean; shown: string[]; count: string }> = [
+      { filter: 'post', exercisedOnly: false, shown: ['POST /books'], count: '1 of 156' },
+      { filter: 'withdraw', exercisedOnly: false, shown: ['DELETE /books/{id}'], count: '1 of 156' },
+      { filter: 'BOOKS get', exercisedOnly: false, shown: ['GET /books', 'GET /books/{id}', `GET ${LONG_PATH}`], count: '3 of 156' },
+      { filter: 'thing149', exercisedOnly: false, shown: ['GET /things/n149'], count: '1 of 156' },
+      { filter: 'no-such-operation', exercisedOnly: false, shown: [], count: '0 of 156' },
+      { filter: '', exercisedOnly: true, shown: ['GET /books/{id}'], count: '1 of 156' },
+      { filter: 'post', exercisedOnly: true, shown: [], count: '0 of 156' },
+    ];
+    for (const { filter, exercisedOnly, shown, count } of cases) {
+      await page.fill('#operation-filter', filter);
+      await page.setChecked('#exercised-only', exercisedOnly);
+      expect({ filter, exercisedOnly, shown: await shownOperations(page) }).toEqual({ filter, exercisedOnly, shown });
+      expect(await page.locator('#operations-count').textContent()).toBe(count);
+      expect(await page.locator('#operations-empty').isVisible()).toBe(shown.length === 0);
+    }
+    await page.fill('#operation-filter', '');
+    await page.setChecked('#exercised-only', false);
+    expect((await shownOperations(page)).length).toBe(156);
+    // The exercised operation is marked, with its hits; the others are not.
+    expect(await page.$$eval('.operation.exercised', (nodes) => nodes.map((node) => (node as HTMLElement).dataset.operation))).toEqual(['GET /books/{id}']);
+    expect(await page.locator('.operation.exercised .hits').textContent()).toBe('1 hit');
+  });
+
+  it('groups the warnings by kind with their counts, collapsed until opened', async () => {
+    const { page } = await openShelf();
+    await page.locator('#warnings').waitFor({ timeout: 5_000 });
+    expect(await page.locator('#warning-count').textContent()).toBe('3');
+    const groups = page.locator('#warning-groups details');
+    expect(await groups.locator('summary .kind').allTextContents()).toEqual(['nullable without type', 'empty enum']);
+    expect(await groups.locator('summary .count').allTextContents()).toEqual(['×2', '×1']);
+    expect(await groups.first().locator('summary .reason').textContent()).toContain('or null');
+    expect(await page.locator('#warning-groups details[open]').count()).toBe(0);
+    expect(await page.locator('.warning-list li').count()).toBe(0);
+    await groups.first().locator('summary').click();
+    expect(await groups.first().locator('li code').allTextContents()).toEqual([
+      '/components/schemas/Book/properties/owner/nullable',
+      '/components/schemas/Book/properties/editor/nullable',
+    ]);
+    expect(await groups.nth(1).locator('li').isVisible()).toBe(false);
+  });
+
+  it('keeps the requests table within its panel at 1,024 px, in view while the operations scroll, details under the row', async () => {
+    const { stub, page } = await openShelf({ width: 1024, height: 768 });
+    await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
+    expect((await request(`${stub.url}${LONG_REQUEST}`)).status).toBe(200);
+    const row = page.locator('#journal-rows tr.request').first();
+    await row.waitFor({ timeout: 5_000 });
+    const layout = await page.evaluate(() => {
+      const scroll = document.getElementById('journal-scroll')!;
+      const panel = document.getElementById('journal-panel')!.getBoundingClientRect();
+      const cells = [...document.querySelectorAll('#journal-rows tr.request:first-child td')].map((cell) => cell.getBoundingClientRect());
+      const path = document.querySelector('#journal-rows td.path') as HTMLElement;
+      return {
+        pageOverflows: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+        tableOverflows: scroll.scrollWidth > scroll.clientWidth,
+        cellsInside: cells.every((cell) => cell.left >= panel.left && cell.right <= panel.right),
+        pathEllipsized: path.scrollWidth > path.clientWidth,
+        pathTitle: path.title,
+      };
+    });
+    expect(layout).toEqual({ pageOverflows: false, tableOverflows: false, cellsInside: true, pathEllipsized: true, pathTitle: LONG_REQUEST });
+    // The operations list is longer than the window; scrolled to its end, the requests stay in view.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1_000);
+    const panel = await page.locator('#journal-panel').boundingBox();
+    expect(panel!.y).toBeGreaterThanOrEqual(0);
+    expect(panel!.y).toBeLessThan(100);
+    await row.click();
+    const details = page.locator('#journal-rows tr.request.selected + tr.details-row');
+    expect(await details.locator('#details-title').textContent()).toBe(`GET ${LONG_REQUEST} → 200 (generated)`);
+    expect(await details.locator('#details-response dd').nth(1).textContent()).toBe('data generated from the response schema');
+    const box = await details.boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y).toBeLessThan(768);
   });
 });

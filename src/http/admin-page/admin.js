@@ -1,5 +1,7 @@
 // The stub's admin page: it reads the admin API, follows the journal's event stream and steers
-// the sticky scenario. Plain browser JavaScript, no framework and no build step.
+// the sticky scenario. Plain browser JavaScript, no framework and no build step. Built to stay
+// quick on a document of thousands of operations: the operations are drawn once and only the
+// ones whose coverage changed are redrawn; filtering hides nodes, it never rebuilds them.
 
 // The page lives at <mount>/__admin/; every API path is relative to that.
 const base = location.pathname.endsWith('/') ? location.pathname : `${location.pathname}/`;
@@ -7,10 +9,13 @@ const base = location.pathname.endsWith('/') ? location.pathname : `${location.p
 const MAX_ROWS = 200;
 /** Entries kept in memory for the table and details. */
 const MAX_KEPT = 1000;
+const COLUMNS = 6;
 
 const $ = (id) => document.getElementById(id);
 let token = sessionStorage.getItem('stub-admin-token') ?? '';
 let entries = [];
+/** Entries that arrived since the table was last drawn. */
+let undrawn = [];
 let selected = null;
 let sticky = null;
 let drawPending = false;
@@ -51,7 +56,10 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
-// --- Operations: coverage and scenarios -----------------------------------------------------
+// --- Operations: coverage, scenarios, filter --------------------------------------------------
+
+/** Operation key -> { node, drawn (what it was drawn from), search (lower-case text the filter matches), exercised }. */
+const operationViews = new Map();
 
 async function refreshOperations() {
   const [scenarios, coverage] = await Promise.all([json('scenarios'), json('coverage')]);
@@ -62,7 +70,36 @@ async function refreshOperations() {
   const { exercised, total, ratio } = coverage.summary;
   $('coverage-summary').textContent = `${exercised} of ${total} documented responses and scenarios exercised (${Math.round(ratio * 100)}%)`;
   const byKey = new Map(scenarios.operations.map((operation) => [operation.operation, operation]));
-  $('operations').replaceChildren(...coverage.operations.map((operation) => operationView(operation, byKey.get(operation.operation))));
+  const container = $('operations');
+  const seen = new Set();
+  let previous = null;
+  for (const covered of coverage.operations) {
+    const listed = byKey.get(covered.operation);
+    seen.add(covered.operation);
+    // Redraw an operation only when what it shows changed: a request touches one or two of them.
+    const drawn = JSON.stringify([covered, listed?.scenarios, listed?.scenarios.some((scenario) => scenario.name === sticky) ? sticky : null]);
+    let view = operationViews.get(covered.operation);
+    if (view?.drawn !== drawn) {
+      const node = operationView(covered, listed);
+      if (view) view.node.replaceWith(node);
+      view = { node, drawn, search: `${covered.operation} ${covered.operationId ?? ''}`.toLowerCase(), exercised: isExercised(covered) };
+      operationViews.set(covered.operation, view);
+    }
+    // Keep the document's order (a reload can add, remove or move operations).
+    const wanted = previous ? previous.nextSibling : container.firstChild;
+    if (wanted !== view.node) container.insertBefore(view.node, wanted);
+    previous = view.node;
+  }
+  for (const [key, view] of operationViews) {
+    if (seen.has(key)) continue;
+    view.node.remove();
+    operationViews.delete(key);
+  }
+  applyFilter();
+}
+
+function isExercised(covered) {
+  return covered.responses.some((response) => response.exercised) || covered.scenarios.some((scenario) => scenario.exercised);
 }
 
 function operationView(covered, listed) {
@@ -81,10 +118,36 @@ function operationView(covered, listed) {
         ? element('button', { type: 'button', onclick: () => changeSticky(null) }, 'clear sticky')
         : element('button', { type: 'button', onclick: () => changeSticky(scenario.name) }, 'make sticky'));
   });
-  return element('div', { className: 'operation' },
-    element('div', { className: 'operation-key' }, covered.operation),
+  const hitCount = covered.responses.reduce((sum, response) => sum + response.hits, 0);
+  const [method, ...path] = covered.operation.split(' ');
+  return element('div', { className: `operation${isExercised(covered) ? ' exercised' : ''}`, 'data-operation': covered.operation },
+    element('div', { className: 'operation-key' },
+      element('span', { className: `method m-${method.toLowerCase()}` }, method),
+      element('span', { className: 'operation-path' }, ...breakableAfterSlashes(path.join(' '))),
+      hitCount > 0 ? element('span', { className: 'hits', title: 'requests answered by this operation' }, `${hitCount} hit${hitCount === 1 ? '' : 's'}`) : null),
+    covered.operationId ? element('div', { className: 'operation-id' }, covered.operationId) : null,
     statuses,
     scenarios.length > 0 ? element('ul', { className: 'scenarios' }, ...scenarios) : null);
+}
+
+/** A path as text nodes with a line-break opportunity after each slash, so a long path wraps between its segments. */
+function breakableAfterSlashes(path) {
+  return path.split(/(?<=\/)/).flatMap((segment, index) => (index === 0 ? [segment] : [document.createElement('wbr'), segment]));
+}
+
+/** Shows the operations whose method, path or operationId hold every word typed (any order, any case). */
+function applyFilter() {
+  const words = $('operation-filter').value.toLowerCase().split(/\s+/).filter(Boolean);
+  const exercisedOnly = $('exercised-only').checked;
+  let shown = 0;
+  for (const view of operationViews.values()) {
+    const show = (!exercisedOnly || view.exercised) && words.every((word) => view.search.includes(word));
+    view.node.hidden = !show;
+    if (show) shown++;
+  }
+  const total = operationViews.size;
+  $('operations-count').textContent = shown === total ? `${total}` : `${shown} of ${total}`;
+  $('operations-empty').hidden = shown > 0 || total === 0;
 }
 
 async function changeSticky(name) {
@@ -98,7 +161,8 @@ function scheduleRefresh() {
   if (refreshTimer !== null) return;
   refreshTimer = setTimeout(() => {
     refreshTimer = null;
-    refreshOperations().catch(showError);
+    // Warnings grow too: a response schema no generated data satisfies is found when first served.
+    Promise.all([refreshOperations(), loadWarnings()]).catch(showError);
   }, 500);
 }
 
@@ -106,6 +170,7 @@ function scheduleRefresh() {
 
 function addEntries(list) {
   entries.push(...list);
+  undrawn.push(...list);
   if (entries.length > MAX_KEPT) entries = entries.slice(entries.length - MAX_KEPT);
   if (drawPending) return;
   drawPending = true;
@@ -118,44 +183,115 @@ function answerText(entry) {
   return entry.scenario ?? '—';
 }
 
+/** What produced the answer, in words (the journal's `scenario`, `fault` and `abandoned`). */
+function answeredBy(entry) {
+  if (entry.fault) return `the fault "${entry.fault}": the status was never sent`;
+  if (entry.abandoned) return 'nothing: the client left before the delayed answer was sent';
+  const source = entry.scenario;
+  if (source === null) return 'the stub refused the request (nothing was served)';
+  if (source === 'echo') return 'echo: the request projected onto the response schema';
+  if (source === 'generated') return 'data generated from the response schema';
+  if (source === 'state') return 'the stored resources (stateful mode)';
+  if (source.startsWith('example:')) return `the documented example "${source.slice(8)}"`;
+  return `the scenario "${source}"`;
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+
+function rowView(entry) {
+  const answer = answerText(entry);
+  const row = element('tr', { className: 'request', onclick: () => toggleDetails(entry, row) },
+    element('td', { title: entry.time }, timeFormat.format(new Date(entry.time))),
+    element('td', { className: 'method' }, entry.method),
+    element('td', { className: 'path', title: entry.path }, entry.path),
+    element('td', { className: entry.fault ? 'fault' : `s${String(entry.status)[0]}` }, String(entry.status)),
+    element('td', { className: 'answer', title: answer }, answer),
+    element('td', { className: 'num' }, entry.durationMs.toFixed(1)));
+  return row;
+}
+
+/**
+ * Adds the rows of new entries on top and drops the oldest beyond MAX_ROWS. Existing rows stay in
+ * place (no redraw), so an open details row and the reader's scroll position are kept.
+ */
 function drawJournal() {
   drawPending = false;
-  const newest = entries.slice(-MAX_ROWS).reverse();
-  $('journal-rows').replaceChildren(...newest.map((entry) => {
-    const row = element('tr', { onclick: () => showDetails(entry, row) },
-      element('td', {}, new Date(entry.time).toLocaleTimeString()),
-      element('td', {}, entry.method),
-      element('td', { className: 'path', title: entry.path }, entry.path),
-      element('td', { className: entry.fault ? 'fault' : `s${String(entry.status)[0]}` }, String(entry.status)),
-      element('td', {}, answerText(entry)),
-      element('td', { className: 'num' }, entry.durationMs.toFixed(1)));
-    if (entry === selected) row.classList.add('selected');
-    return row;
-  }));
+  const fresh = undrawn.slice(-MAX_ROWS).reverse();
+  undrawn = [];
+  const rows = $('journal-rows');
+  rows.prepend(...fresh.map(rowView));
+  const drawn = rows.querySelectorAll('tr.request');
+  for (let index = MAX_ROWS; index < drawn.length; index++) {
+    if (drawn[index].classList.contains('selected')) closeDetails();
+    drawn[index].remove();
+  }
   $('journal-count').textContent = entries.length > MAX_ROWS ? `newest ${MAX_ROWS} of ${entries.length}` : String(entries.length);
   $('journal-empty').hidden = entries.length > 0;
 }
 
-function showDetails(entry, row) {
+function closeDetails() {
+  selected = null;
+  for (const row of document.querySelectorAll('#journal-rows tr.selected')) row.classList.remove('selected');
+  document.querySelector('#journal-rows tr.details-row')?.remove();
+}
+
+/** Opens the entry's details in a row right under the clicked one, where the reader is looking; a second click closes them. */
+function toggleDetails(entry, row) {
+  const wasOpen = selected === entry;
+  closeDetails();
+  if (wasOpen) return;
   selected = entry;
-  for (const other of document.querySelectorAll('#journal-rows tr.selected')) other.classList.remove('selected');
   row.classList.add('selected');
-  $('details').hidden = false;
+  const details = detailsView(entry);
+  row.after(element('tr', { className: 'details-row' }, element('td', { colspan: String(COLUMNS) }, details)));
+  revealInJournal(row, details);
+}
+
+/**
+ * Scrolls the requests panel (never the page) so the details are in view, the clicked row kept at
+ * the top when both do not fit.
+ */
+function revealInJournal(row, details) {
+  const box = $('journal-scroll');
+  const view = box.getBoundingClientRect();
+  const header = box.querySelector('thead').getBoundingClientRect().height;
+  const overflow = details.getBoundingClientRect().bottom - view.bottom;
+  const roomAbove = row.getBoundingClientRect().top - view.top - header;
+  if (overflow > 0) box.scrollTop += Math.min(overflow + 8, roomAbove);
+}
+
+function detailsView(entry) {
   const query = new URLSearchParams(entry.query).toString();
-  $('details-title').textContent = `${entry.method} ${entry.path}${query ? `?${query}` : ''} → ${entry.status} (${answerText(entry)})`;
   const problems = [...entry.violations.map((v) => `violation ${v}`), ...(entry.selfCheck ?? []).map((v) => `self-check ${v}`)];
-  $('details-violations').replaceChildren(...problems.map((problem) => element('div', { className: 'violation' }, problem)));
-  $('details-headers').textContent = JSON.stringify(entry.headers, null, 2);
-  $('details-body').textContent = entry.body === null ? '(no body)'
+  const field = (name, ...value) => [element('dt', {}, name), element('dd', {}, ...value)];
+  const statusClass = entry.fault || entry.abandoned ? 'fault' : `s${String(entry.status)[0]}`;
+  const body = entry.body === null ? '(no body)'
     : typeof entry.body === 'string' ? entry.body + (entry.bodyTruncated ? '\n… (truncated)' : '')
     : JSON.stringify(entry.body, null, 2);
+  return element('div', { id: 'details', className: 'details' },
+    element('div', { className: 'details-head' },
+      element('h3', { id: 'details-title' }, `${entry.method} ${entry.path}${query ? `?${query}` : ''} → ${entry.status} (${answerText(entry)})`),
+      element('button', { type: 'button', className: 'quiet', title: 'close', onclick: (event) => { event.stopPropagation(); closeDetails(); } }, 'close')),
+    element('h4', {}, 'Response'),
+    element('dl', { id: 'details-response' },
+      ...field('status', element('span', { className: statusClass }, String(entry.status))),
+      ...field('answered by', answeredBy(entry)),
+      ...field('duration', `${entry.durationMs.toFixed(1)} ms`),
+      ...field('received', new Date(entry.time).toLocaleString()),
+      ...(entry.stateChange ? field('state', `${entry.stateChange.action} ${entry.stateChange.resource} ${entry.stateChange.id}`) : [])),
+    problems.length > 0 ? element('div', { id: 'details-violations' }, ...problems.map((problem) => element('div', { className: 'violation' }, problem))) : null,
+    element('h4', {}, 'Request headers ', element('span', { className: 'hint' }, 'credentials redacted')),
+    element('pre', { id: 'details-headers' }, JSON.stringify(entry.headers, null, 2)),
+    element('h4', {}, 'Request body'),
+    element('pre', { id: 'details-body' }, body));
 }
 
 async function clearJournal() {
   await send('DELETE', 'requests');
   entries = [];
-  selected = null;
-  $('details').hidden = true;
+  undrawn = [];
+  closeDetails();
+  $('journal-rows').replaceChildren();
   drawJournal();
   await refreshOperations();
 }
@@ -202,20 +338,59 @@ function handleEvent(block) {
   scheduleRefresh();
 }
 
-// --- Start -----------------------------------------------------------------------------------
+// --- Warnings, grouped by kind ---------------------------------------------------------------
+
+let warningsShown = -1;
 
 async function loadWarnings() {
   const response = await api('warnings');
   if (!response.ok) return; // an older stub, or none to show
   const body = await response.json();
-  const warnings = Array.isArray(body) ? body : body.warnings ?? [];
-  if (warnings.length === 0) return;
-  $('warnings').hidden = false;
+  const warnings = (Array.isArray(body) ? body : body.warnings ?? []).map((warning) =>
+    typeof warning === 'string' ? { kind: 'warning', reason: warning } : warning);
+  // The list only grows between reloads; redrawn when its length changes, open groups kept open.
+  if (warnings.length === warningsShown) return;
+  warningsShown = warnings.length;
+  $('warnings').hidden = warnings.length === 0;
   $('warning-count').textContent = String(warnings.length);
-  $('warning-list').replaceChildren(...warnings.map((warning) => element('li', {},
-    typeof warning === 'string' ? warning
-      : element('span', {}, element('code', {}, `${warning.file ?? ''} ${warning.pointer ?? ''}`.trim()), ` ${warning.reason ?? warning.message ?? ''}`))));
+  const open = new Set([...document.querySelectorAll('#warning-groups details[open]')].map((group) => group.dataset.kind));
+  const groups = new Map();
+  for (const warning of warnings) {
+    const kind = warning.kind ?? 'warning';
+    if (!groups.has(kind)) groups.set(kind, []);
+    groups.get(kind).push(warning);
+  }
+  $('warning-groups').replaceChildren(...[...groups].sort((a, b) => b[1].length - a[1].length)
+    .map(([kind, list]) => warningGroup(kind, list, open.has(kind))));
 }
+
+/** One kind of warning: its count and, when they share it, the reason and file; the places drawn when first opened. */
+function warningGroup(kind, list, open) {
+  const reasons = new Set(list.map((warning) => warning.reason ?? warning.message ?? ''));
+  const files = new Set(list.map((warning) => warning.file ?? ''));
+  const sharedReason = reasons.size === 1 ? [...reasons][0] : null;
+  const sharedFile = files.size === 1 ? [...files][0] : null;
+  const items = element('ul', { className: 'warning-list' });
+  const group = element('details', { className: 'warning-group', 'data-kind': kind },
+    element('summary', {},
+      element('span', { className: 'kind' }, kind),
+      element('span', { className: 'count' }, `×${list.length}`),
+      sharedReason ? element('span', { className: 'reason', title: sharedReason }, sharedReason) : null,
+      sharedFile ? element('span', { className: 'hint file', title: sharedFile }, `in ${sharedFile}`) : null),
+    items);
+  const fill = () => {
+    if (items.childElementCount > 0 || !group.open) return;
+    items.append(...list.map((warning) => element('li', {},
+      element('code', {}, `${sharedFile === null ? `${warning.file ?? ''} ` : ''}${warning.pointer ?? ''}`.trim()),
+      sharedReason === null ? ` ${warning.reason ?? warning.message ?? ''}` : null)));
+  };
+  group.addEventListener('toggle', fill);
+  group.open = open;
+  fill();
+  return group;
+}
+
+// --- Start -----------------------------------------------------------------------------------
 
 function showError(error) {
   if (!(error instanceof TokenNeeded)) setConnection('down', String(error.message ?? error));
@@ -244,4 +419,6 @@ $('token-form').addEventListener('submit', (event) => {
   start().catch(showError);
 });
 $('clear-journal').addEventListener('click', () => clearJournal().catch(showError));
+$('operation-filter').addEventListener('input', applyFilter);
+$('exercised-only').addEventListener('change', applyFilter);
 start().catch(showError);
