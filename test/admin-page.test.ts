@@ -129,7 +129,7 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
   it('says in the details what answered: echo, the refusal, a fault', async () => {
     const { stub, page } = await openPage();
     await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
-    const cases = [
+    const cases: Array<{ headers: Record<string, string>; answer: string; status: string; answeredBy: string }> = [
       { headers: {}, answer: 'echo', status: '200', answeredBy: 'echo: the request projected onto the response schema' },
       { headers: { authorization: '' }, answer: '—', status: '401', answeredBy: 'the stub refused the request (nothing was served)' },
       { headers: { 'x-mock-fault': 'reset' }, answer: 'fault: reset', status: '200', answeredBy: 'the fault "reset": the status was never sent' },
