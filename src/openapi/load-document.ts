@@ -3,7 +3,6 @@
 // one schema resource.
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import { ConfigError } from '../config/config-error.js';
 import { parseYamlFile } from '../config/parse-yaml.js';
 import { escapePointerToken } from '../shared/json-pointer.js';
@@ -66,6 +65,8 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
  * without them skips it: bundling GitHub's (13 MB, internal references only) took 1.1 s.
  */
 async function bundle(file: string, path: string, parsed: OpenApiDocument): Promise<{ document: OpenApiDocument; files: string[] }> {
+  // Imported only here: most documents are one file, and loading the parser costs about 40 ms of start-up.
+  const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   const parser = new $RefParser();
   try {
     const document = (await parser.bundle(path, parsed, {
