@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from './config/config-error.js';
 import { DEFAULTS, type StubOptions } from './config/options.js';
 import { batchedSink } from './record/request-log.js';
-import { formatCoverage } from './record/coverage.js';
-import { startStub } from './http/server.js';
+import { formatCoverage, type CoverageReport } from './record/coverage.js';
+import { startStub, writeCoverage } from './http/server.js';
 import { runWorkers } from './http/workers.js';
 import { armExitWatchdog } from './http/exit-watchdog.js';
 
@@ -136,8 +136,6 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
-  // Each worker writes its report at shutdown; one file written by all of them would keep only the last.
-  if (workers > 1 && options.coverageOut) exitWithError('--coverage-out: each worker would write its own report over the others\', so it cannot be combined with --workers; read GET /__admin/coverage (the whole server\'s) before stopping');
   return { options, workers };
 }
 
@@ -174,7 +172,7 @@ const SHUTDOWN_GRACE_MS = 5_000;
 
 async function main(): Promise<void> {
   const { options, workers } = parseOptions(process.argv.slice(2));
-  if (workers > 1) return runWorkers(workers, options, exitWithError);
+  if (workers > 1) return runWorkers(workers, options, exitWithError, (report) => reportCoverage(options, report));
   const running = await startStub(options);
   // Handlers first: a supervisor may signal as soon as it reads the "listening" line below.
   let stopping = false;
@@ -189,9 +187,7 @@ async function main(): Promise<void> {
     armExitWatchdog(SHUTDOWN_GRACE_MS, signal);
     await closing;
     logSink.flush();
-    // The table is what a CI job shows; --quiet silences it unless a coverage file was asked for.
-    if (options.log || options.coverageOut) process.stdout.write(formatCoverage(running.coverage()) + '\n');
-    if (options.coverageOut) process.stdout.write(`coverage written to ${options.coverageOut}\n`);
+    await reportCoverage(options, running.coverage(), false);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -203,6 +199,17 @@ async function main(): Promise<void> {
   if (unlisted > 0) lines.push(`  … and ${unlisted.toLocaleString('en-US')} more operations: the admin page lists them all, ${running.url}/__admin/`);
   lines.push(`  health: ${running.url}/__admin/health   journal: ${running.url}/__admin/requests`);
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/**
+ * The coverage at shutdown: the table (what a CI job shows; --quiet silences it unless a coverage
+ * file was asked for), and --coverage-out when `write` (a single process has written it already
+ * while closing; with --workers the primary writes the whole server's here).
+ */
+async function reportCoverage(options: StubOptions, report: CoverageReport, write = true): Promise<void> {
+  if (write && options.coverageOut) await writeCoverage(options.coverageOut, report);
+  if (options.log || options.coverageOut) process.stdout.write(formatCoverage(report) + '\n');
+  if (options.coverageOut) process.stdout.write(`coverage written to ${options.coverageOut}\n`);
 }
 
 /** Option names as `resolveOptions` reports them -> the flags a CLI user typed. */

@@ -106,6 +106,33 @@ describe('the CLI with --workers 2 --port 0', () => {
   });
 });
 
+describe('--coverage-out with --workers 2', () => {
+  it('the primary writes the whole server’s coverage once, and prints its table once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stub-workers-coverage-'));
+    const file = join(dir, 'coverage.json');
+    const cli = await startCli(['--workers', '2', '--port', '0', '--quiet', '--no-watch', '--coverage-out', file], { timeoutMs: 20_000 });
+    try {
+      const answers = await many(12, (i) => createPlant(cli.url, { id: i, name: 'Fern' }, fresh));
+      expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+      const refused = await many(3, () => createPlant(cli.url, { id: 1 }, fresh));
+      expect(refused.map((a) => a.status)).toEqual([400, 400, 400]);
+      const { code, stdout } = await cli.stop('SIGTERM');
+      expect(code).toBe(0);
+      const report = JSON.parse(await readFile(file, 'utf8'));
+      expect(report.operations[0].operation).toBe('POST /plants');
+      expect(report.operations[0].responses).toEqual([
+        { status: '200', exercised: true, hits: 12 },
+        { status: '400', exercised: true, hits: 3 },
+      ]);
+      expect(stdout.split('\n').filter((line) => line.startsWith('coverage: '))).toHaveLength(1);
+      expect(stdout.split('\n').filter((line) => line === `coverage written to ${file}`)).toHaveLength(1);
+    } finally {
+      await cli.stop('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
 describe('workers that keep dying', () => {
   it('end the stub with exit code 1 and a line saying why, so a supervisor restarts it', async () => {
     const cli = await startCli(['--workers', '2', '--port', '0', '--quiet', '--no-watch'], { timeoutMs: 20_000 });

@@ -40,15 +40,9 @@ function adminUnavailable(res: ServerResponse, error: unknown): void {
   res.writeHead(500, { 'content-type': contentType }).end(JSON.stringify(body));
 }
 
-/**
- * Starts the stub and resolves once it listens.
- * @example
- *   const stub = await startStub({ spec: 'openapi.yaml', port: 0 });
- *   await fetch(`${stub.url}/plants`, { ... });
- *   await stub.close();
- */
-/** The report is never lost: if its file cannot be written at shutdown, it goes to stderr. */
-async function writeCoverage(file: string, report: string): Promise<void> {
+/** Writes --coverage-out. The report is never lost: if its file cannot be written at shutdown, it goes to stderr. */
+export async function writeCoverage(file: string, coverage: CoverageReport): Promise<void> {
+  const report = JSON.stringify(coverage, null, 2) + '\n';
   try {
     await writeFile(file, report);
   } catch (error) {
@@ -62,6 +56,13 @@ export interface WorkerInternals {
   link?: ClusterLink;
 }
 
+/**
+ * Starts the stub and resolves once it listens.
+ * @example
+ *   const stub = await startStub({ spec: 'openapi.yaml', port: 0 });
+ *   await fetch(`${stub.url}/plants`, { ... });
+ *   await stub.close();
+ */
 export async function startStub(options: StubOptions = {}, internals: WorkerInternals = {}): Promise<RunningStub> {
   const resolved = resolveOptions(options);
   const stub = await Stub.create(resolved, internals.link ?? null);
@@ -128,7 +129,7 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
     clearInterval(sweep);
     server.closeAllConnections();
     stub.close();
-    if (resolved.coverageOut) await writeCoverage(resolved.coverageOut, JSON.stringify(stub.coverageReport(), null, 2) + '\n');
+    if (resolved.coverageOut) await writeCoverage(resolved.coverageOut, stub.coverageReport());
   })());
 
   return {

@@ -3,8 +3,11 @@
 // questions: a worker asked for the journal or coverage gets every worker's, an admin change
 // (sticky scenario, reload, journal reset) reaches every worker. A worker that dies is replaced
 // and logged; when they keep dying the primary exits non-zero, so a supervisor restarts the stub.
+// At shutdown each worker hands its coverage to the primary as it exits, and the primary writes
+// --coverage-out (and the coverage table) once, for the whole server.
 import cluster, { type Worker } from 'node:cluster';
-import { DEFAULTS, type StubOptions } from '../config/options.js';
+import { DEFAULTS, resolveOptions, type StubOptions } from '../config/options.js';
+import { addReports, type CoverageReport } from '../record/coverage.js';
 import { ClusterHub } from '../stub/cluster-hub.js';
 import { ClusterLink } from '../stub/cluster-link.js';
 import type { Stub } from '../stub/stub.js';
@@ -16,13 +19,20 @@ export const DEATH_WINDOW_MS = 60_000;
 /** After SIGTERM, workers that have not finished their 5 s grace by then are killed. */
 const STOP_TIMEOUT_MS = 10_000;
 
-export async function runWorkers(count: number, options: StubOptions, exitWithError: (message: string) => never): Promise<void> {
-  if (cluster.isPrimary) runPrimary(count, options, exitWithError);
+/** What the primary does with the whole server's coverage at shutdown (the CLI's --coverage-out and table). */
+export type CoverageAtExit = (report: CoverageReport) => Promise<void>;
+
+export async function runWorkers(count: number, options: StubOptions, exitWithError: (message: string) => never, coverageAtExit: CoverageAtExit): Promise<void> {
+  if (cluster.isPrimary) runPrimary(count, options, exitWithError, coverageAtExit);
   else await runWorker(options);
 }
 
-function runPrimary(count: number, options: StubOptions, exitWithError: (message: string) => never): void {
+function runPrimary(count: number, options: StubOptions, exitWithError: (message: string) => never, coverageAtExit: CoverageAtExit): void {
+  // Options are checked here before any worker starts: one message, not one per worker.
+  resolveOptions(options);
   const warn = (line: string) => void process.stderr.write(`${line}\n`);
+  /** Each exiting worker's coverage; a worker that crashed took its hits with it. */
+  const coverages: CoverageReport[] = [];
   let hub: ClusterHub;
   try {
     hub = new ClusterHub({ stateFile: options.stateFile, journalLimit: options.journalLimit ?? DEFAULTS.journalLimit, warn });
@@ -39,7 +49,8 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
   const fork = (): Worker => {
     const worker = cluster.fork();
     const link = hub.join(worker.id, (message) => worker.send(message));
-    worker.on('message', (message: { listening?: string }) => {
+    worker.on('message', (message: { listening?: string; coverage?: CoverageReport }) => {
+      if (message?.coverage !== undefined) return void coverages.push(message.coverage);
       if (message?.listening === undefined) return link.receive(message);
       listening.add(worker.id);
       if (!announced && listening.size === count) {
@@ -83,9 +94,12 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
   const stopAll = () => {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
   };
+  let finishing = false;
   const finish = (code: number) => {
+    if (finishing) return;
+    finishing = true;
     hub.flush();
-    process.exit(code);
+    void coverageAtExit(addReports(coverages)).finally(() => process.exit(code));
   };
   const stop = () => {
     if (stopping) return;
@@ -108,11 +122,17 @@ async function runWorker(options: StubOptions): Promise<void> {
   });
   process.on('message', (message) => link.receive(message));
   process.on('disconnect', () => link.closed());
-  const running = await startStub(options, { link });
+  // The primary writes the whole server's --coverage-out; a worker only hands over its own hits.
+  const running = await startStub({ ...options, coverageOut: undefined }, { link });
   stub = running.stub;
   process.send?.({ listening: running.url });
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     await running.close();
+    // Exit once the message is out: process.exit would drop it from the IPC channel's queue.
+    if (process.connected) await new Promise<void>((resolve) => process.send!({ coverage: running.coverage() }, undefined, {}, () => resolve()));
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());

@@ -57,6 +57,18 @@ export class Coverage {
   }
 
   report(operations: CompiledOperation[], scenarios: ScenarioTable): CoverageReport {
+    return this.reportFor({
+      operations: operations.map((operation) => ({
+        operation: operation.key,
+        operationId: operation.operationId,
+        responses: [...operation.responses.keys()].map((status) => ({ status, exercised: false, hits: 0 })),
+        scenarios: [...(scenarios.get(operation.key)?.values() ?? [])].map(({ name, status }) => ({ name, status, exercised: false, hits: 0 })),
+      })),
+    });
+  }
+
+  /** The rows of `shape` (operations, statuses, scenarios) with this coverage's hits, and their summary. */
+  reportFor(shape: Pick<CoverageReport, 'operations'>): CoverageReport {
     let exercised = 0;
     let total = 0;
     const count = (hits: number) => {
@@ -64,18 +76,11 @@ export class Coverage {
       if (hits > 0) exercised++;
       return { exercised: hits > 0, hits };
     };
-    const rows = operations.map((operation) => ({
-      operation: operation.key,
-      operationId: operation.operationId,
-      responses: [...operation.responses.keys()].map((status) => ({
-        status,
-        ...count(this.statusHits.get(operation.key)?.get(status) ?? 0),
-      })),
-      scenarios: [...(scenarios.get(operation.key)?.values() ?? [])].map((scenario) => ({
-        name: scenario.name,
-        status: scenario.status,
-        ...count(this.scenarioHits.get(operation.key)?.get(scenario.name) ?? 0),
-      })),
+    const rows = shape.operations.map((op) => ({
+      operation: op.operation,
+      operationId: op.operationId,
+      responses: op.responses.map(({ status }) => ({ status, ...count(this.statusHits.get(op.operation)?.get(status) ?? 0) })),
+      scenarios: op.scenarios.map(({ name, status }) => ({ name, status, ...count(this.scenarioHits.get(op.operation)?.get(name) ?? 0) })),
     }));
     return { operations: rows, summary: { exercised, total, ratio: total === 0 ? 1 : Math.round((exercised / total) * 1000) / 1000 } };
   }
@@ -89,6 +94,25 @@ function bump(table: Map<string, Map<string, number>>, operation: string, key: s
 
 function rows(table: Map<string, Map<string, number>>): Array<[string, string, number]> {
   return [...table].flatMap(([operation, row]) => [...row].map(([key, hits]): [string, string, number] => [operation, key, hits]));
+}
+
+/**
+ * Several processes' reports of one document as one (--workers at shutdown): the hits of each row
+ * added up, the summary counted again. Rows are matched by operation, status and scenario name.
+ */
+export function addReports(reports: CoverageReport[]): CoverageReport {
+  const [first] = reports;
+  if (first === undefined) return { operations: [], summary: { exercised: 0, total: 0, ratio: 1 } };
+  const sum = new Coverage();
+  for (const report of reports) {
+    for (const op of report.operations) {
+      sum.add({
+        statuses: op.responses.map((r): [string, string, number] => [op.operation, r.status, r.hits]),
+        scenarios: op.scenarios.map((s): [string, string, number] => [op.operation, s.name, s.hits]),
+      });
+    }
+  }
+  return sum.reportFor(first);
 }
 
 /** A short text table for the CLI's shutdown summary. */
