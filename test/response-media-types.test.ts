@@ -63,6 +63,14 @@ paths:
               schema: { $ref: '#/components/schemas/Pet' }
               examples:
                 rex: { value: { id: 1, name: Rex, tags: [good, small], photos: [a.png], owner: { name: Ann } } }
+  /repos:
+    get:
+      responses:
+        '200': { description: ok, content: { application/json: { example: { name: hello-world } } } }
+  /feed:
+    get:
+      responses:
+        '200': { description: ok, content: { application/xml: { example: '<feed/>' } } }
   /plain-pets:
     get:
       responses:
@@ -139,7 +147,20 @@ describe('Accept chooses among the documented media types', () => {
   });
 
   it.each([
+    { name: 'a vendor JSON type the document does not list gets its JSON (GitHub documents application/json, its clients send this)', path: '/repos', accept: 'application/vnd.github+json', type: 'application/json', text: '{"name":"hello-world"}' },
+    { name: 'the same with a version parameter', path: '/repos', accept: 'application/vnd.github.v3+json; charset=utf-8', type: 'application/json', text: '{"name":"hello-world"}' },
+    { name: 'a vendor XML type gets the documented XML', path: '/feed', accept: 'application/atom+xml', type: 'application/xml', text: '<feed/>' },
+  ])('$name', async ({ path, accept, type, text }) => {
+    const answer = await request(`${stub.url}${path}`, { headers: { accept } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe(type);
+    expect(answer.text).toBe(text);
+  });
+
+  it.each([
     { name: 'an Accept no documented media type meets is a 406 naming the documented ones', path: '/todos', accept: 'image/png', detail: /Accept: image\/png; documented: application\/json, application\/xml, text\/plain, application\/vnd.todo\+json/ },
+    { name: 'a vendor JSON type asked with q=0 is refused, not served as JSON', path: '/repos', accept: 'application/vnd.github+json;q=0', detail: /documented: application\/json/ },
+    { name: 'a vendor JSON type where only XML is documented: 406', path: '/feed', accept: 'application/vnd.github+json', detail: /documented: application\/xml/ },
     { name: 'a malformed Accept meets nothing: 406', path: '/ping', accept: 'inv/alid', detail: /documented: text\/plain/ },
     { name: 'q=0 refuses a type', path: '/ping', accept: 'text/plain;q=0', detail: /documented: text\/plain/ },
   ])('$name', async ({ path, accept, detail }) => {

@@ -40,9 +40,32 @@ function rank(plan: ResponsePlan, header: string): ResponsePlan[] {
   // `application/vnd.x+json; version=1` asks for a parameter the document does not list: as
   // Prism does, the parameters (q aside) are dropped and the types compared again.
   if (accepted.length === 0 && header.includes(';')) accepted = new Negotiator({ headers: { accept: withoutParameters(header) } }).mediaTypes(concrete);
+  if (accepted.length === 0) accepted = sameSyntax(header, concrete);
   // A documented wildcard (`*/*`, `application/*`) stands for any type, so it is acceptable to all.
   const wildcards = [...byType.keys()].filter((type) => type.includes('*'));
   return [...accepted, ...wildcards].map((type) => byType.get(type)!);
+}
+
+/**
+ * A vendor type the document does not list, `application/vnd.github+json`, still asks for JSON:
+ * its `+json` suffix says so (RFC 6839). GitHub's docs tell clients to send that type, Octokit
+ * does, and GitHub's own document lists only `application/json`; a 406 would leave such a client
+ * with nothing. So the documented types of the same syntax (JSON, else XML) are acceptable, in
+ * document order. Ranges with q=0 ask for nothing.
+ */
+function sameSyntax(header: string, concrete: string[]): string[] {
+  const asked = header.split(',').filter((range) => !/;\s*q\s*=\s*0(\.0*)?\s*(;|$)/i.test(range)).map((range) => range.split(';')[0].trim().toLowerCase());
+  const families: Array<[string, (type: string) => boolean]> = [
+    ['+json', (type) => /^application\/json$|\+json$/.test(type)],
+    ['+xml', (type) => /^(application|text)\/xml$|\+xml$/.test(type)],
+  ];
+  for (const [suffix, isOfFamily] of families) {
+    if (asked.some((type) => type.endsWith(suffix))) {
+      const documented = concrete.filter((type) => isOfFamily(type.split(';')[0].trim()));
+      if (documented.length > 0) return documented;
+    }
+  }
+  return [];
 }
 
 /** `a/b; v=1; q=0.5, c/d; x=y` -> `a/b;q=0.5, c/d`. */
