@@ -1,11 +1,13 @@
 // Graceful shutdown of the CLI: on SIGTERM or SIGINT a request already in flight still gets its
 // answer, new connections are refused, the process exits 0 and the coverage report is written.
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from './helpers/http.js';
 import { startCli, type StartedCli } from './helpers/cli.js';
 import { JSON_HEADERS } from './helpers/plant.js';
 
@@ -107,4 +109,33 @@ describe('graceful shutdown', () => {
     const report = JSON.parse(await readFile(coverageFile, 'utf8')) as { summary: { exercised: number } };
     expect(report.summary.exercised).toBe(0);
   }, 15_000);
+});
+
+describe('npm start', () => {
+  it('hands a SIGTERM sent to npm on to the stub: it shuts down gracefully and nothing is left listening', async () => {
+    const root = join(import.meta.dirname, '..');
+    const npm = spawn('npm', ['start', '--silent', '--', '--port', '0', '--no-watch', '--quiet'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    npm.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no listening line within 20 s: ${stdout}`)), 20_000);
+        npm.stdout.on('data', () => {
+          const match = /listening on (http:\/\/\S+)/.exec(stdout);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+      });
+      expect((await request(`${url}/__admin/health`)).status).toBe(200);
+      npm.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stdout).toContain('SIGTERM: finishing in-flight requests');
+      expect(await refusedWithin(Number(new URL(url).port), 2_000)).toBe('ECONNREFUSED');
+    } finally {
+      npm.kill('SIGKILL');
+    }
+  }, 30_000);
 });
