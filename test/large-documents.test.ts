@@ -95,7 +95,7 @@ describe(`a document of ${OPERATIONS} operations`, () => {
     });
   });
 
-  it('from the command line, lists its first 25 operations and says where the rest are', async () => {
+  it('from the command line, lists its first 25 operations and says where the rest are; at shutdown, tables the operations called', async () => {
     const cli = await startCli(['--spec', file, '--fixtures', join(dir, 'none'), '--port', '0', '--no-watch'], { timeoutMs: 30_000 });
     try {
       const lines = cli.stdout().split('\n');
@@ -105,6 +105,17 @@ describe(`a document of ${OPERATIONS} operations`, () => {
       expect(lines[start + 25]).toBe(`  GET /items24     ${cli.url}/items24`);
       expect(lines[start + 26]).toBe(`  … and ${OPERATIONS + 1 - 25} more operations: the admin page lists them all, ${cli.url}/__admin/`);
       expect(lines[start + 27]).toBe(`  health: ${cli.url}/__admin/health   journal: ${cli.url}/__admin/requests`);
+      expect((await request(`${cli.url}/items3`)).status).toBe(200);
+      expect((await request(`${cli.url}/items3`)).status).toBe(200);
+      const { code, stdout } = await cli.stop('SIGTERM');
+      expect(code).toBe(0);
+      // At shutdown, the coverage table shows the operations called, and counts the others.
+      expect(stdout.slice(stdout.indexOf('coverage: ')).trimEnd().split('\n')).toEqual([
+        `coverage: 1/${OPERATIONS + 1} (1%)`,
+        '  GET /items3',
+        '    ✓ 200 (2)',
+        `  … and ${OPERATIONS} operations not called (--coverage-out and GET /__admin/coverage list every one)`,
+      ]);
     } finally {
       await cli.stop();
     }

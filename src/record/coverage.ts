@@ -115,14 +115,25 @@ export function addReports(reports: CoverageReport[]): CoverageReport {
   return sum.reportFor(first);
 }
 
+/**
+ * Documents with more operations than this get a table of the operations called, and one line
+ * counting the others: GitHub's whole table is 4,660 lines, nearly all of them operations nobody
+ * called, and a terminal or CI log shows only its end.
+ */
+export const TABLED_OPERATIONS = 25;
+
 /** A short text table for the CLI's shutdown summary. */
 export function formatCoverage(report: CoverageReport): string {
   const lines = [`coverage: ${report.summary.exercised}/${report.summary.total} (${Math.round(report.summary.ratio * 100)}%)`];
-  for (const op of report.operations) {
+  const called = (op: CoverageReport['operations'][number]) => op.responses.some((r) => r.hits > 0) || op.scenarios.some((s) => s.hits > 0);
+  const tabled = report.operations.length <= TABLED_OPERATIONS ? report.operations : report.operations.filter(called);
+  for (const op of tabled) {
     lines.push(`  ${op.operation}`);
     for (const r of op.responses) lines.push(`    ${mark(r)} ${r.status}${hits(r)}`);
     for (const s of op.scenarios) lines.push(`    ${mark(s)} scenario ${s.name} -> ${s.status}${hits(s)}`);
   }
+  const untabled = report.operations.length - tabled.length;
+  if (untabled > 0) lines.push(`  … and ${untabled.toLocaleString('en-US')} operations not called (--coverage-out and GET /__admin/coverage list every one)`);
   return lines.join('\n');
 }
 
