@@ -101,8 +101,8 @@ describe(`a document of ${OPERATIONS} operations`, () => {
       const lines = cli.stdout().split('\n');
       const start = lines.findIndex((line) => line === `Many items stub listening on ${cli.url}`);
       expect(start, cli.stdout()).toBeGreaterThanOrEqual(0);
-      expect(lines.slice(start + 1, start + 3)).toEqual([`  GET /items0     ${cli.url}/items0`, `  GET /items1     ${cli.url}/items1`]);
-      expect(lines[start + 25]).toBe(`  GET /items24     ${cli.url}/items24`);
+      expect(lines.slice(start + 1, start + 3)).toEqual([`  GET     ${cli.url}/items0`, `  GET     ${cli.url}/items1`]);
+      expect(lines[start + 25]).toBe(`  GET     ${cli.url}/items24`);
       expect(lines[start + 26]).toBe(`  … and ${OPERATIONS + 1 - 25} more operations: the admin page lists them all, ${cli.url}/__admin/`);
       expect(lines[start + 27]).toBe(`  health: ${cli.url}/__admin/health   journal: ${cli.url}/__admin/requests`);
       expect((await request(`${cli.url}/items3`)).status).toBe(200);
