@@ -68,7 +68,7 @@ export class Stub {
   static async create(options: ResolvedOptions, link: ClusterLink | null = null): Promise<Stub> {
     // Warnings (fixtures, reloads, self-check) are never silenced: without a log they go to stderr.
     const warn = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
-    if (options.bundled) warn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec to serve yours`);
+    if (options.bundled) warn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec (startStub: the spec option) to serve yours`);
     let specFiles: string[] = [];
     const stub = new Stub(options, await loadState(options, warn, (files) => (specFiles = files)), warn);
     stub.specFiles = specFiles;
