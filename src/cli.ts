@@ -177,9 +177,10 @@ async function main(): Promise<void> {
   const { options, workers } = parseOptions(process.argv.slice(2));
   if (workers > 1) return runWorkers(workers, options, exitWithError, (report) => reportCoverage(options, report));
   // A big document can take seconds before the first line (DigitalOcean's, bundled from about
-  // 2,900 files: 5 s and more); a silent terminal looks hung, so say what it is doing.
+  // 2,900 files: 5 s and more); a silent terminal looks hung, so say what it is doing. Progress,
+  // not a problem: stdout, and not with --quiet (stderr stays for what stops the start).
   const slow = setTimeout(() => {
-    (options.log ? process.stdout : process.stderr).write(`reading and compiling ${options.spec ?? 'the document'}…\n`);
+    if (options.log) process.stdout.write(`reading and compiling ${options.spec ?? 'the document'}…\n`);
   }, SLOW_START_MS);
   const running = await startStub(options).finally(() => clearTimeout(slow));
   // Handlers first: a supervisor may signal as soon as it reads the "listening" line below.
