@@ -104,6 +104,45 @@ export interface CompiledOperation {
   callbacks: CallbackPlan[];
 }
 
+/** What names an operation and is compiled at start in every document. */
+type NamedOperation = Pick<CompiledOperation, 'key' | 'method' | 'path' | 'operationId' | 'checkSecurity' | 'generate' | 'generationCapped' | 'reportUnsatisfiable'>;
+/** The rest: how it checks a request and plans its answers (in a big document, on first use). */
+type OperationPlans = Omit<CompiledOperation, keyof NamedOperation>;
+
+/**
+ * An operation of a big document: named at start, planned when a request (or the coverage, a
+ * fixture, stateful mode) first reads a plan. Getters on a class, so the hot path reads them
+ * through one shape as it reads a plain object.
+ */
+class OperationPlannedOnUse implements CompiledOperation {
+  readonly key: string;
+  readonly method: string;
+  readonly path: string;
+  readonly operationId: string | null;
+  readonly checkSecurity: SecurityCheck;
+  readonly generate: CompiledOperation['generate'];
+  readonly generationCapped: CompiledOperation['generationCapped'];
+  readonly reportUnsatisfiable: CompiledOperation['reportUnsatisfiable'];
+  private planned: OperationPlans | null = null;
+
+  constructor(named: NamedOperation, private readonly plan: () => OperationPlans) {
+    ({ key: this.key, method: this.method, path: this.path, operationId: this.operationId, checkSecurity: this.checkSecurity } = named);
+    ({ generate: this.generate, generationCapped: this.generationCapped, reportUnsatisfiable: this.reportUnsatisfiable } = named);
+  }
+
+  private get plans(): OperationPlans {
+    return (this.planned ??= this.plan());
+  }
+  get validateParameters() { return this.plans.validateParameters; }
+  get body() { return this.plans.body; }
+  get responses() { return this.plans.responses; }
+  get success() { return this.plans.success; }
+  get renderError() { return this.plans.renderError; }
+  get invalidStatus() { return this.plans.invalidStatus; }
+  get responseHeaderNames() { return this.plans.responseHeaderNames; }
+  get callbacks() { return this.plans.callbacks; }
+}
+
 export interface CompiledSpec {
   title: string;
   operations: CompiledOperation[];
@@ -164,35 +203,42 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
   const operations: CompiledOperation[] = [];
   const schemes = (spec.document.components?.securitySchemes ?? {}) as Record<string, Record<string, string>>;
   const basePath = serverBasePath(spec.document);
-  for (const [path, rawItem] of Object.entries(spec.document.paths ?? {})) {
-    const pathPointer = `/paths/${escapePointerToken(path)}`;
-    const pathItem = deref(spec, rawItem, pathPointer);
+  const pathItems = Object.entries(spec.document.paths ?? {}).map(([path, raw]) => ({ path, item: deref(spec, raw, `/paths/${escapePointerToken(path)}`) }));
+  const compiledWhole = options.strict === true || pathItems.reduce((count, { item }) => count + [...operationsOf(item)].length, 0) <= COMPILED_WHOLE_UP_TO;
+  for (const { path, item: pathItem } of pathItems) {
     for (const { method, pointer, operation } of operationsOf(pathItem)) {
-      const key = `${method} ${path}`;
-      const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'), warnings.add);
-      const compiled: CompiledOperation = {
-        key,
+      const named: NamedOperation = {
+        key: `${method} ${path}`,
         method,
         path,
         operationId: typeof operation.operationId === 'string' ? operation.operationId : null,
+        // Compiled now in every document, so an unknown scheme is a start-up warning.
         checkSecurity: compileSecurity(
           (operation.security ?? spec.document.security) as Array<Record<string, unknown>> | undefined,
           schemes,
           options.tokens,
           (problem) => warnings.add({ file: spec.file, pointer: `${operation.security ? pointer : ''}/security`, kind: 'unknown security scheme', reason: problem }),
         ),
-        validateParameters: compileParameters(spec, compiler, pathItem, pointer, operation),
-        body: compileBody(spec, compiler, operation.requestBody, `${pointer}/requestBody`),
-        responses,
-        success: pickSuccess(responses),
-        renderError: compileErrorRenderer(spec, responses, (p) => generator.generate(p, 'error')),
-        invalidStatus: invalidRequestStatus(responses),
         generate: (schemaPointer, requestKey, dynamic) => generator.generate(schemaPointer, requestKey, dynamic),
         generationCapped: (schemaPointer) => generator.capped(schemaPointer),
         reportUnsatisfiable,
-        responseHeaderNames: [...new Set([...responses.values()].flatMap((plan) => plan.headers.map((header) => header.name)))].join(', '),
-        callbacks: compileCallbacks(spec, compiler, generator, operation, pointer),
       };
+      const plan = (): OperationPlans => {
+        const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'), warnings.add);
+        return {
+          validateParameters: compileParameters(spec, compiler, pathItem, pointer, operation),
+          body: compileBody(spec, compiler, operation.requestBody, `${pointer}/requestBody`),
+          responses,
+          success: pickSuccess(responses),
+          renderError: compileErrorRenderer(spec, responses, (p) => generator.generate(p, 'error')),
+          invalidStatus: invalidRequestStatus(responses),
+          responseHeaderNames: [...new Set([...responses.values()].flatMap((response) => response.headers.map((header) => header.name)))].join(', '),
+          callbacks: compileCallbacks(spec, compiler, generator, operation, pointer),
+        };
+      };
+      // A big document's operations are planned when first used, like their validators: planning
+      // GitHub's 1,223 at start was about 0.2 s of its start-up, for operations mostly never called.
+      const compiled: CompiledOperation = compiledWhole ? { ...named, ...plan() } : new OperationPlannedOnUse(named, plan);
       operations.push(compiled);
       routes.add(compiled.method, path, compiled);
       yield;
@@ -208,7 +254,6 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
   }
   const byKey = new Map(operations.map((operation) => [operation.key, operation]));
   const webhooks = compileWebhooks(spec, compiler, generator);
-  const compiledWhole = options.strict === true || operations.length <= COMPILED_WHOLE_UP_TO;
   if (compiledWhole) {
     for (const operation of operations) {
       for (const plan of operation.responses.values()) for (const media of [plan, ...plan.variants]) void media.examples;
