@@ -54,12 +54,17 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
 }
 
 function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest, body: ExactJson): BuiltResponse {
-  const projected = plan.project!(body.exact ?? body.value, () => fallbackValue(operation, plan, request));
+  const source = body.exact ?? body.value;
+  const first = plan.examples.keys().next();
+  const answerWithout = () => (first.done ? generatedAnswer(operation, plan, status, request, false) : exampleAnswer(plan, status, first.value));
+  // A body that shares no field with the answer (`{merchantAccount}` asking for payment methods)
+  // would echo as `{}`: the documented example (else generated data) answers instead.
+  if (!plan.project!.takesFrom(source)) return answerWithout();
+  const projected = plan.project!(source, () => fallbackValue(operation, plan, request));
   const echo: BuiltResponse = { ...built(plan, status, projected, 'echo', 'echo'), exact: body.exact !== undefined };
   echo.bodyViolations = checkBody(echo);
   if (echo.bodyViolations.length === 0) return echo;
-  const first = plan.examples.keys().next();
-  const fallback = first.done ? generatedAnswer(operation, plan, status, request, false) : exampleAnswer(plan, status, first.value);
+  const fallback = answerWithout();
   // Keep whichever breaks the schema less, so the self-check reports the answer actually sent.
   fallback.bodyViolations ??= checkBody(fallback);
   return fallback.bodyViolations.length < echo.bodyViolations.length ? fallback : echo;

@@ -224,7 +224,8 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
         reportUnsatisfiable,
       };
       const plan = (): OperationPlans => {
-        const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'), warnings.add);
+        const requestSchema = jsonBodySchema(spec, operation.requestBody, `${pointer}/requestBody`);
+        const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'), warnings.add, requestSchema);
         return {
           validateParameters: compileParameters(spec, compiler, pathItem, pointer, operation),
           body: compileBody(spec, compiler, operation.requestBody, `${pointer}/requestBody`),
@@ -321,6 +322,15 @@ function deref(spec: LoadedDocument, value: unknown, pointer: string): { value: 
   return { value: isSchema(target.value) ? target.value : {}, pointer: target.pointer };
 }
 
+/** The schema of the operation's JSON request body (what an echo projects), if it has one. */
+function jsonBodySchema(spec: LoadedDocument, raw: unknown, pointer: string): unknown {
+  if (raw === undefined) return undefined;
+  const content = deref(spec, raw, pointer).value.content;
+  if (!isSchema(content)) return undefined;
+  const json = Object.entries(content).find(([type, media]) => isJsonMediaType(type) && isSchema(media) && media.schema !== undefined);
+  return json ? (json[1] as Schema).schema : undefined;
+}
+
 function compileBody(spec: LoadedDocument, compiler: SchemaCompiler, raw: unknown, pointer: string): BodyPlan | null {
   if (raw === undefined) return null;
   const body = deref(spec, raw, pointer);
@@ -340,7 +350,7 @@ function compileBody(spec: LoadedDocument, compiler: SchemaCompiler, raw: unknow
   return { required: body.value.required === true, media };
 }
 
-function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string, generate: (pointer: string) => unknown, warn: Warn): ResponsePlan {
+function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string, generate: (pointer: string) => unknown, warn: Warn, requestSchema: unknown): ResponsePlan {
   const response = deref(spec, raw, pointer);
   const content = isSchema(response.value.content) ? response.value.content : {};
   const headers = compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`, generate);
@@ -350,8 +360,8 @@ function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: st
     headers,
     sampleHeaders: Object.freeze(Object.fromEntries(headers.filter((h) => h.sample !== null).map((h) => [h.name, h.sample!]))),
   };
-  const variants = Object.entries(content).map(([type, media]) => compileMedia(spec, compiler, shared, type, isSchema(media) ? media : {}, response.pointer, warn));
-  const variant = variants.find((v) => isJsonMediaType(v.contentType!)) ?? variants[0] ?? compileMedia(spec, compiler, shared, null, null, response.pointer, warn);
+  const variants = Object.entries(content).map(([type, media]) => compileMedia(spec, compiler, shared, type, isSchema(media) ? media : {}, response.pointer, warn, requestSchema));
+  const variant = variants.find((v) => isJsonMediaType(v.contentType!)) ?? variants[0] ?? compileMedia(spec, compiler, shared, null, null, response.pointer, warn, requestSchema);
   for (const v of variants) v.variants = variants;
   return variant;
 }
@@ -365,6 +375,7 @@ function compileMedia(
   media: Schema | null,
   responsePointer: string,
   warn: Warn,
+  requestSchema: unknown,
 ): ResponsePlan {
   const schemaPointer = media && media.schema !== undefined ? `${responsePointer}/content/${escapePointerToken(contentType!)}/schema` : null;
   const json = contentType !== null && isJsonMediaType(contentType);
@@ -378,7 +389,7 @@ function compileMedia(
     json,
     schemaPointer,
     validateBody,
-    project: json && media?.schema !== undefined ? compileProjection(spec, media.schema) : null,
+    project: json && media?.schema !== undefined ? compileProjection(spec, media.schema, requestSchema) : null,
     writeXml: contentType !== null && isXmlMediaType(contentType) ? compileXmlWriter(spec, media?.schema ?? {}) : null,
     get examples() {
       return sortExamples().valid;
@@ -432,11 +443,12 @@ function compileResponses(
   pointer: string,
   generate: (pointer: string) => unknown,
   warn: Warn,
+  requestSchema: unknown,
 ): Map<string, ResponsePlan> {
   const responses = new Map<string, ResponsePlan>();
   for (const [status, response] of Object.entries(isSchema(raw) ? raw : {})) {
     const key = normaliseResponseKey(status);
-    responses.set(key, compileResponse(spec, compiler, key, response, `${pointer}/${escapePointerToken(status)}`, generate, warn));
+    responses.set(key, compileResponse(spec, compiler, key, response, `${pointer}/${escapePointerToken(status)}`, generate, warn, requestSchema));
   }
   return responses;
 }

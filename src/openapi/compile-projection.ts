@@ -1,42 +1,78 @@
 // Echo: projects the request body onto the response schema. Only fields the response schema
 // declares are copied (so `id` is dropped from a Plant answer); a required field the request
-// lacks comes from the fallback (an example or generated data). Each plan is compiled once.
+// lacks comes from the fallback (an example or generated data), and so does a field only the
+// server sets: one the request's schema does not declare (`id`, `createdAt`, `resultCode` in an
+// answer to a body without them) or that is `readOnly`. Each plan is compiled once.
 import { deref, objectView, schemaTypes, type Schema } from './schema-view.js';
 import type { LoadedDocument } from './load-document.js';
 import { setOwn } from '../shared/json-value.js';
 
 type Plan =
-  | { kind: 'object'; fields: Array<{ name: string; plan: Plan; required: boolean }> }
+  | { kind: 'object'; fields: Array<{ name: string; plan: Plan; required: boolean; serverSet: boolean }> }
   | { kind: 'array'; items: Plan }
   | { kind: 'value' };
 
 /** Projects `source`; `fallback` is called (at most once per level) only when something is missing. */
-export type Projection = (source: unknown, fallback: () => unknown) => unknown;
-
-export function compileProjection(spec: LoadedDocument, schema: unknown): Projection {
-  // Planned on first use: a document's many operations mostly go unused, and planning every
-  // response at start was a quarter of a second of GitHub's start-up.
-  let plan: Plan | null = null;
-  return (source, fallback) => apply((plan ??= compilePlan(spec, schema, new Map())), source, once(fallback));
+export interface Projection {
+  (source: unknown, fallback: () => unknown): unknown;
+  /** Whether the projection would carry anything of `source`: an object sharing no field with the response carries nothing. */
+  takesFrom(source: unknown): boolean;
 }
 
-function compilePlan(spec: LoadedDocument, raw: unknown, memo: Map<Schema, Plan>): Plan {
+/**
+ * `schema` is the response's; `requestSchema` the JSON body schema of the same operation (undefined
+ * when it has none), which tells the fields a client sends from those only the server sets.
+ */
+export function compileProjection(spec: LoadedDocument, schema: unknown, requestSchema?: unknown): Projection {
+  // Planned on first use: a document's many operations mostly go unused, and planning every
+  // response at start was a quarter of a second of GitHub's start-up.
+  let planned: Plan | null = null;
+  const plan = () => (planned ??= compilePlan(spec, schema, requestSchema === undefined ? UNKNOWN : deref(spec, requestSchema), new Map()));
+  const project = (source: unknown, fallback: () => unknown) => apply(plan(), source, once(fallback));
+  return Object.assign(project, {
+    takesFrom: (source: unknown) => {
+      const top = plan();
+      return top.kind !== 'object' || !isPlainObject(source) || top.fields.some(({ name }) => Object.hasOwn(source, name));
+    },
+  });
+}
+
+/** No request schema to compare with: no field counts as set by the server alone, except readOnly ones. */
+const UNKNOWN: Schema = {};
+
+function compilePlan(spec: LoadedDocument, raw: unknown, request: Schema, memo: Map<Schema, Map<Schema, Plan>>): Plan {
   const schema = deref(spec, raw);
-  const known = memo.get(schema);
+  const known = memo.get(schema)?.get(request);
   if (known) return known;
+  const remember = <P extends Plan>(plan: P): P => {
+    // Registered before recursing, so recursive schemas terminate.
+    if (!memo.has(schema)) memo.set(schema, new Map());
+    memo.get(schema)!.set(request, plan);
+    return plan;
+  };
   const view = objectView(spec, schema);
   if (view) {
-    const plan: Plan = { kind: 'object', fields: [] };
-    memo.set(schema, plan); // registered before recursing, so recursive schemas terminate
+    const plan = remember<Extract<Plan, { kind: 'object' }>>({ kind: 'object', fields: [] });
+    // The request's own fields at this level; none known (no request schema, a free-form object,
+    // oneOf alternatives) means no field is taken for the server's alone.
+    const sent = request === UNKNOWN ? null : objectView(spec, request);
+    const sendable = sent !== null && sent.properties.size > 0 ? sent.properties : null;
     for (const [name, property] of view.properties) {
-      plan.fields.push({ name, plan: compilePlan(spec, property, memo), required: view.required.has(name) });
+      const readOnly = deref(spec, property).readOnly === true;
+      const inRequest = sendable?.get(name);
+      plan.fields.push({
+        name,
+        plan: compilePlan(spec, property, inRequest === undefined ? UNKNOWN : deref(spec, inRequest), memo),
+        required: view.required.has(name),
+        serverSet: readOnly || (sendable !== null && inRequest === undefined),
+      });
     }
     return plan;
   }
   if (schemaTypes(schema).includes('array') && schema.items !== undefined) {
-    const plan: Plan = { kind: 'array', items: { kind: 'value' } };
-    memo.set(schema, plan);
-    plan.items = compilePlan(spec, schema.items, memo);
+    const plan = remember<Extract<Plan, { kind: 'array' }>>({ kind: 'array', items: { kind: 'value' } });
+    const requestItems = schemaTypes(request).includes('array') && request.items !== undefined ? deref(spec, request.items) : UNKNOWN;
+    plan.items = compilePlan(spec, schema.items, requestItems, memo);
     return plan;
   }
   return { kind: 'value' };
@@ -52,12 +88,12 @@ function apply(plan: Plan, source: unknown, fallback: () => unknown): unknown {
     case 'object': {
       if (!isPlainObject(source)) return fallback();
       const result: Record<string, unknown> = {};
-      for (const { name, plan: fieldPlan, required } of plan.fields) {
+      for (const { name, plan: fieldPlan, required, serverSet } of plan.fields) {
         let value: unknown;
         if (Object.hasOwn(source, name)) {
           // Leaves (the common case) are copied without building a fallback for them.
           value = fieldPlan.kind === 'value' ? source[name] : apply(fieldPlan, source[name], once(() => propertyOf(fallback(), name)));
-        } else if (required) {
+        } else if (required || serverSet) {
           value = propertyOf(fallback(), name);
         }
         if (value === undefined) continue;
