@@ -210,8 +210,17 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
       expect(await page.locator('#operations-count').textContent()).toBe(count);
       expect(await page.locator('#operations-empty').isVisible()).toBe(shown.length === 0);
     }
-    await page.fill('#operation-filter', '');
+    // The filter outlives a reload of the page; `/` jumps back to it.
     await page.setChecked('#exercised-only', false);
+    await page.fill('#operation-filter', 'withdraw');
+    await page.reload();
+    await page.locator('#operations-count', { hasText: '1 of 156' }).waitFor({ timeout: 5_000 });
+    expect(await shownOperations(page)).toEqual(['DELETE /books/{id}']);
+    await page.locator('h1').click();
+    await page.keyboard.press('/');
+    await page.keyboard.type('createbook');
+    expect(await shownOperations(page)).toEqual(['POST /books']);
+    await page.fill('#operation-filter', '');
     expect((await shownOperations(page)).length).toBe(156);
     // The exercised operation is marked, with its hits; the others are not.
     expect(await page.$$eval('.operation.exercised', (nodes) => nodes.map((node) => (node as HTMLElement).dataset.operation))).toEqual(['GET /books/{id}']);

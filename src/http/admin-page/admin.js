@@ -142,9 +142,10 @@ function applyFilter() {
   let shown = 0;
   for (const view of operationViews.values()) {
     const show = (!exercisedOnly || view.exercised) && words.every((word) => view.search.includes(word));
-    view.node.hidden = !show;
+    if (view.node.hidden === show) view.node.hidden = !show; // untouched nodes cost no style work
     if (show) shown++;
   }
+  sessionStorage.setItem('stub-admin-filter', JSON.stringify({ words: $('operation-filter').value, exercisedOnly }));
   const total = operationViews.size;
   $('operations-count').textContent = shown === total ? `${total}` : `${shown} of ${total}`;
   $('operations-empty').hidden = shown > 0 || total === 0;
@@ -421,4 +422,16 @@ $('token-form').addEventListener('submit', (event) => {
 $('clear-journal').addEventListener('click', () => clearJournal().catch(showError));
 $('operation-filter').addEventListener('input', applyFilter);
 $('exercised-only').addEventListener('change', applyFilter);
+// The filter outlives a reload of the page (per tab, like the token).
+const savedFilter = JSON.parse(sessionStorage.getItem('stub-admin-filter') ?? '{}');
+$('operation-filter').value = savedFilter.words ?? '';
+$('exercised-only').checked = savedFilter.exercisedOnly === true;
+// `/` jumps to the filter, as on GitHub and MDN.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+  event.preventDefault();
+  $('operation-filter').focus();
+  $('operation-filter').select();
+});
 start().catch(showError);
