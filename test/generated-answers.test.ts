@@ -89,6 +89,40 @@ components:
     Pet: { type: object, required: [name], properties: { name: { type: string, example: Felix } } }
 `;
 
+/** Properties that say nothing but their type, and names that say what they hold. */
+const NAMED_DOCUMENT = `
+openapi: 3.0.3
+info: { title: Names, version: '1' }
+paths:
+  /issues:
+    get:
+      responses:
+        '200':
+          description: issues
+          content:
+            application/json:
+              schema:
+                type: array
+                minItems: 5
+                maxItems: 5
+                items:
+                  type: object
+                  required: [id, count, balance, html_url, author_email, created_at, due_date, login, first_name, note, code, below]
+                  properties:
+                    id: { type: integer }
+                    count: { type: integer, maximum: 50 }
+                    balance: { type: number }
+                    below: { type: integer, maximum: -5 }
+                    html_url: { type: string }
+                    author_email: { type: string }
+                    created_at: { type: string }
+                    due_date: { type: string }
+                    login: { type: string }
+                    first_name: { type: string }
+                    note: { type: string }
+                    code: { type: string, pattern: '^[A-Z]{3}$' }
+`;
+
 let dir: string;
 const stubs: RunningStub[] = [];
 const start = async (file: string, seed?: number) => {
@@ -101,6 +135,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stub-values-'));
   await writeFile(join(dir, 'values-30.yaml'), DOCUMENT_30);
   await writeFile(join(dir, 'values-31.yaml'), DOCUMENT_31);
+  await writeFile(join(dir, 'names.yaml'), NAMED_DOCUMENT);
 });
 afterAll(async () => {
   await Promise.all(stubs.map((stub) => stub.close()));
@@ -172,5 +207,35 @@ describe('generated data that breaks its own schema', () => {
   it('--strict generates every response once at start and refuses a schema nothing satisfies, naming its pointer', async () => {
     await expect(startStub({ spec: join(dir, 'values-30.yaml'), fixtures: join(dir, 'none'), port: 0, watch: false, log: () => {}, strict: true }))
       .rejects.toThrow(/values-30\.yaml: \/paths\/~1impossible\/get\/responses\/200\/content\/application~1json\/schema: data generated for this schema breaks it on every try/);
+  });
+});
+
+describe('generated values look like what their names say', () => {
+  it.each([1, 2, 3])('seed %i: numbers unbounded below are 0 or more, and strings named like URLs, addresses, times and people look like them', async (seed) => {
+    const stub = await start('names.yaml', seed);
+    const answer = await request(`${stub.url}/issues`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-mock-scenario')).toBe('generated');
+    expect(answer.json).toHaveLength(5);
+    for (const issue of answer.json) {
+      expect(issue).toEqual({
+        id: expect.any(Number),
+        count: expect.any(Number),
+        balance: expect.any(Number),
+        below: expect.any(Number),
+        html_url: expect.stringMatching(/^https:\/\/[a-z.]+\/\S*$/),
+        author_email: expect.stringMatching(/^[^@\s]+@[a-z.]+\.[a-z]+$/),
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
+        due_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        login: expect.stringMatching(/^\S{2,}$/),
+        first_name: expect.stringMatching(/^[A-Z][a-z'-]+/),
+        note: expect.any(String),
+        code: expect.stringMatching(/^[A-Z]{3}$/),
+      });
+      expect(Number.isInteger(issue.id) && issue.id >= 0).toBe(true);
+      expect(issue.count >= 0 && issue.count <= 50).toBe(true);
+      expect(issue.balance).toBeGreaterThanOrEqual(0);
+      expect(issue.below).toBeLessThanOrEqual(-5);
+    }
   });
 });

@@ -13,7 +13,7 @@ export const PLAIN_KEYWORDS = [
 
 const KNOWN_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
 
-/** Unbounded numbers are drawn from [-JSF_RANGE, JSF_RANGE] by jsf. */
+/** Unbounded numbers are drawn from [-JSF_RANGE, JSF_RANGE] by jsf (here from 0: see compileNumberBounds). */
 const JSF_RANGE = 1000;
 
 /**
@@ -35,7 +35,7 @@ export function compileType(schema: Json, is30: boolean): string | string[] | un
  * Copies the number bounds of `schema` to `out`, in the 2020-12 form jsf reads. 3.0's boolean
  * exclusiveMinimum / exclusiveMaximum become the numeric form. jsf draws from [-1000, 1000] unless
  * bounded, so a lone `minimum: 5000` would give values below it: the missing side is added
- * (bound +/- 1000).
+ * (bound +/- 1000). A number unbounded below starts at 0.
  */
 export function compileNumberBounds(schema: Json, out: Json): void {
   let minimum = typeof schema.minimum === 'number' ? schema.minimum : undefined;
@@ -60,6 +60,9 @@ export function compileNumberBounds(schema: Json, out: Json): void {
   const high = maximum ?? exclusiveMaximum;
   if (low !== undefined && high === undefined && low >= JSF_RANGE) maximum = low + JSF_RANGE;
   if (high !== undefined && low === undefined && high <= -JSF_RANGE) minimum = high - JSF_RANGE;
+  // A number the schema leaves unbounded below is an id, a count, a size or an amount far more
+  // often than anything negative (`"id": -373`, `"page": -694` read as broken data): from 0 up.
+  if (low === undefined && (high === undefined || high > 0)) minimum = 0;
   if (minimum !== undefined) out.minimum = minimum;
   if (maximum !== undefined) out.maximum = maximum;
   if (exclusiveMinimum !== undefined) out.exclusiveMinimum = exclusiveMinimum;

@@ -27,10 +27,12 @@
 // - The object branches of a `oneOf` are generated with all their properties: jsf keeps only the
 //   required ones there, and two branches without required properties both match `{}`.
 // - Number bounds, `x-faker` and discriminators are rewritten as jsf-keywords.ts explains.
+// - A string property whose schema leaves its look open takes one from its name (name-hints.ts).
 import type { JsonSchema } from 'json-schema-faker';
 import { compileNumberBounds, compileType, normaliseFaker, pinDiscriminator, PLAIN_KEYWORDS } from './jsf-keywords.js';
 import { branchDiscriminator, branchTags } from '../shared/discriminator.js';
 import { valueAtPointer, valueAtRef } from '../shared/json-pointer.js';
+import { withNameHint } from './name-hints.js';
 import { isObject, setOwn, type Json } from '../shared/json-value.js';
 
 export interface JsfSchema {
@@ -273,7 +275,9 @@ class Compilation {
           if (required.has(name)) return false;
           continue;
         }
-        setOwn(properties, name, compiled);
+        const hinted = withNameHint(name, compiled);
+        this.usesFaker ||= hinted.usesFaker;
+        setOwn(properties, name, hinted.schema);
       }
       out.properties = properties;
     }
