@@ -81,6 +81,17 @@ components:
     else expect(response.json).toEqual({ found: true });
   });
 
+  it.each([
+    ['neither alternative sent: the 401 names both', {}, '', 401, 'one of these is needed: the API key "X-Api-Key" (header) is missing; or the API key "key" (query) is missing'],
+    ['the first alternative is enough', { 'x-api-key': 'k' }, '', 200, null],
+    ['the second alternative is enough', {}, '?key=k', 200, null],
+  ])('security alternatives (header key or query key): %s', async (_name, headers, query, status, detail) => {
+    const response = await request(`${stub.url}/things${query}`, { headers });
+    expect(response.status).toBe(status);
+    if (detail === null) expect(response.json).toEqual({ n: 1 });
+    else expect(response.json).toMatchObject({ status: 401, detail });
+  });
+
   it('redacts the spec’s API keys, header and query, in the journal', async () => {
     stub.reset();
     await request(`${stub.url}/things`, { headers: { 'x-api-key': 'secret-header-key' } });

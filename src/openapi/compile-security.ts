@@ -49,13 +49,26 @@ export function compileSecurity(
     }),
   );
   return (request, query) => {
-    let firstFailure: AuthFailure | null = null;
+    const failures: AuthFailure[] = [];
     for (const checks of alternatives) {
       const failure = firstFailureOf(checks, request, query);
       if (!failure) return null;
-      firstFailure ??= failure;
+      failures.push(failure);
     }
-    return firstFailure;
+    return eitherOf(failures);
+  };
+}
+
+/**
+ * Every alternative failed: one refusal that names what each would have needed (an API key, or a
+ * bearer token), so a client is not told to send the first when the second is what it has. The
+ * challenge is the first alternative's that has one.
+ */
+function eitherOf(failures: AuthFailure[]): AuthFailure {
+  const messages = [...new Set(failures.map((failure) => failure.message))];
+  return {
+    challenge: failures.find((failure) => failure.challenge !== null)?.challenge ?? null,
+    message: messages.length === 1 ? messages[0] : `one of these is needed: ${messages.join('; or ')}`,
   };
 }
 
