@@ -84,7 +84,7 @@ function commandLine(args: string[]): string {
  *
  * @example const { code, stderr } = await runCli(['--port', 'eighty']);
  */
-export async function runCli(args: string[], { timeoutMs = 10_000, env }: CliOptions = {}): Promise<CliRun> {
+export async function runCli(args: string[], { timeoutMs = 20_000, env }: CliOptions = {}): Promise<CliRun> {
   const { child, stdout, stderr, exited } = spawnCli(args, env);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
@@ -109,7 +109,7 @@ const LISTENING = / listening on (http:\/\/\S+)/;
  *
  * @example const cli = await startCli(['--port', '0', '--no-watch', '--quiet']);
  */
-export async function startCli(args: string[], { timeoutMs = 10_000, env }: CliOptions = {}): Promise<StartedCli> {
+export async function startCli(args: string[], { timeoutMs = 20_000, env }: CliOptions = {}): Promise<StartedCli> {
   const { child, stdout, stderr, exited } = spawnCli(args, env);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
