@@ -77,7 +77,7 @@ async function versionsWhile(stub: RunningStub, done: Promise<unknown>): Promise
   return versions;
 }
 
-describe('a reload never pauses requests', { timeout: 60_000 }, () => {
+describe('a reload keeps the old version answering until the new one is ready', { timeout: 60_000 }, () => {
   it(`answers with the old version while a ${OPERATIONS}-operation document reloads, then with the new one`, async () => {
     const { stub, spec, lines } = await startOn('old');
     expect(await versionServed(stub)).toBe('old');
