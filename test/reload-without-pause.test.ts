@@ -3,7 +3,7 @@
 // a reload under way; a broken document leaves the old version serving. Real stubs over HTTP,
 // each answer's status and body asserted; how long anything takes is measured by the bench
 // ("Answers during a reload"), never asserted here.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
@@ -106,8 +106,10 @@ describe('a reload keeps the old version answering until the new one is ready', 
 
     await writeFile(spec, documentText('second'));
     const stale = post(`${stub.url}/__admin/reload`);
-    // The second reload is asked for while the first is still reading the document.
-    await writeFile(spec, documentText('third'));
+    // The second reload is asked for while the first is still reading the document. The new text
+    // replaces the file in one step (as editors save), so the first never reads half a file.
+    await writeFile(`${spec}.new`, documentText('third'));
+    await rename(`${spec}.new`, spec);
     const newest = post(`${stub.url}/__admin/reload`);
     const during = await versionsWhile(stub, Promise.all([stale, newest]));
 
