@@ -59,8 +59,48 @@ paths:
         - { name: Accept, in: header, required: true, schema: { type: string, enum: [application/json, application/yaml] } }
         - { name: Authorization, in: header, required: true, schema: { type: string, pattern: '^Token ' } }
       responses: { '200': { description: a report, content: { application/json: { schema: { type: object }, example: { ok: true } } } } }
+  /profile:
+    get:
+      responses: { '200': { description: a profile, content: { application/json: { schema: { $ref: '#/components/schemas/Profile' } } } } }
+  /feed:
+    get:
+      responses:
+        '200':
+          description: three events
+          content:
+            application/json:
+              schema:
+                type: array
+                minItems: 3
+                maxItems: 3
+                items:
+                  type: object
+                  required: [payload]
+                  properties:
+                    payload: { oneOf: [{ $ref: '#/components/schemas/PublicEvent' }, { $ref: '#/components/schemas/WatchEvent' }, { $ref: '#/components/schemas/PushEvent' }] }
+  /embed:
+    get:
+      responses: { '200': { description: an embed, content: { application/json: { schema: { $ref: '#/components/schemas/Embed' } } } } }
 components:
   schemas:
+    Profile:
+      type: object
+      required: [name, status, since, visits]
+      properties:
+        name: { type: string, default: null }
+        status: { type: string, enum: [active, away], example: Choose... }
+        since: { type: string, format: date-time, example: '2022-01-01' }
+        visits: { type: integer, example: 7 }
+    PublicEvent: { type: object }
+    WatchEvent: { type: object, required: [action], properties: { action: { type: string } } }
+    PushEvent: { type: object, required: [ref, head], properties: { ref: { type: string }, head: { type: string } } }
+    Embed:
+      type: object
+      required: [type, url, id]
+      properties:
+        type: { type: string, maxLength: 152133 }
+        url: { type: string, format: uri }
+        id: { type: string, pattern: '^(0|[1-9][0-9]*)$' }
     Pet:
       type: object
       required: [pet_type]
@@ -156,5 +196,35 @@ describe.each(['3.0', '3.1'] as const)('path and header parameters (OpenAPI %s)'
     expect(response.status, response.text).toBe(c.status);
     if (c.status === 200) expect(response.json).toEqual(c.path === '/reports' ? { ok: true } : { found: true });
     if (c.message) expect(response.text).toContain(c.message);
+  });
+});
+
+describe.each(['3.0', '3.1'] as const)('generated answers (OpenAPI %s)', (version) => {
+  async function generated(path: string) {
+    const response = await send(version, { name: path, method: 'GET', path, status: 200 });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-mock-scenario')).toBe('generated');
+    const [entry] = stubs[version].requests({ method: 'GET' }).slice(-1);
+    expect(entry.selfCheck).toBeUndefined(); // the answer fits the document
+    return response.json;
+  }
+
+  it("pass over the document's values that break their own schema, and keep those that fit", async () => {
+    const profile = await generated('/profile');
+    expect(typeof profile.name).toBe('string'); // not the `default: null` of a string
+    expect(profile.status).toBe('active'); // the first enum value, not the example "Choose..."
+    expect(profile.since).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d/); // not the example "2022-01-01"
+    expect(profile.visits).toBe(7);
+  });
+
+  it('answer a oneOf whose one branch takes any object with the empty object, the only value matching one branch', async () => {
+    expect(await generated('/feed')).toEqual([{ payload: {} }, { payload: {} }, { payload: {} }]);
+  });
+
+  it('keep small values whole when a huge string takes data past the size cap', async () => {
+    const embed = await generated('/embed');
+    expect(embed.url).toMatch(/^https?:\/\//);
+    expect(embed.id).toMatch(/^(0|[1-9][0-9]*)$/);
+    expect(JSON.stringify(embed).length).toBeLessThan(110_000);
   });
 });

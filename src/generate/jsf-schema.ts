@@ -31,6 +31,7 @@
 import type { JsonSchema } from 'json-schema-faker';
 import { compileNumberBounds, compileType, normaliseFaker, pinDiscriminator, PLAIN_KEYWORDS } from './jsf-keywords.js';
 import { branchDiscriminator, branchTags } from '../shared/discriminator.js';
+import { createDocumentValues, type DocumentValue } from './document-value.js';
 import { valueAtPointer, valueAtRef } from '../shared/json-pointer.js';
 import { withNameHint } from './name-hints.js';
 import { isObject, setOwn, type Json } from '../shared/json-value.js';
@@ -127,8 +128,12 @@ class SharedExpansions {
   readonly writeOnlyStripped = new WeakMap<object, Set<string>>();
   private readonly reachable = new Map<string, Set<string>>();
 
+  /** The schema's first own value that fits it (document-value.ts). */
+  readonly documentValue: DocumentValue;
+
   constructor(readonly document: Json, readonly documentValues: boolean) {
     this.is30 = !String(document.openapi ?? '').startsWith('3.1');
+    this.documentValue = createDocumentValues(this.is30);
   }
 
   resolveRef(ref: string): unknown {
@@ -170,7 +175,7 @@ class Compilation {
     if (!isObject(node)) return {};
     if (this.shared.documentValues) {
       // 3.0 ignores everything beside a `$ref`; 3.1 reads an example there as this place's own.
-      const own = typeof node.$ref === 'string' && this.shared.is30 ? undefined : documentValue(node);
+      const own = typeof node.$ref === 'string' && this.shared.is30 ? undefined : this.shared.documentValue(node);
       if (own !== undefined) return { const: own.value };
     }
     if (typeof node.$ref === 'string') {
@@ -374,6 +379,10 @@ class Compilation {
         compiled.push(discriminator ? pinDiscriminator(discriminator.propertyName, branchTags(this.shared.document, discriminator, branch), rich) : rich);
       }
       if (compiled.length === 0) return false;
+      if (k === 'oneOf' && !discriminator && onlyEmptyObjectFits(compiled)) {
+        out.oneOf = [EMPTY_OBJECT];
+        continue;
+      }
       // Pinned branches are told apart by the pin, so jsf need not reduce them to required properties.
       out[k === 'oneOf' && discriminator ? 'anyOf' : k] = compiled;
     }
@@ -410,17 +419,19 @@ class Compilation {
   }
 }
 
+const EMPTY_OBJECT: JsonSchema = { type: 'object', maxProperties: 0 };
+
 /**
- * The value the document gives this schema: its `example`, else the first of its `examples`
- * (an array in 3.1; 3.0's map form is the media type's, not the schema's), else its `default`,
- * else its first `enum` value. Wrapped, so that a documented `null` counts.
+ * Whether one branch takes any object (GitHub's event payload lists PublicEvent, `{type:
+ * object}`, beside fifteen event shapes) while every other branch requires a property or is not
+ * an object: any object another branch describes matches that one too, so the only value that
+ * matches exactly one branch is an object no other branch takes, the empty one.
  */
-function documentValue(schema: Json): { value: unknown } | undefined {
-  if (schema.example !== undefined) return { value: schema.example };
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return { value: schema.examples[0] };
-  if (schema.default !== undefined) return { value: schema.default };
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return { value: schema.enum[0] };
-  return undefined;
+function onlyEmptyObjectFits(branches: JsonSchema[]): boolean {
+  const takesAnyObject = (branch: JsonSchema) => isObject(branch) && branch.type === 'object' && Object.keys(branch).every((key) => key === 'type' || (key === 'properties' && isObject(branch.properties) && Object.keys(branch.properties).length === 0));
+  const open = branches.filter(takesAnyObject);
+  if (open.length !== 1) return false;
+  return branches.every((branch) => open.includes(branch) || (isObject(branch) && ((Array.isArray(branch.required) && branch.required.length > 0) || (typeof branch.type === 'string' && branch.type !== 'object'))));
 }
 
 /** An object branch with every property it lists required, so jsf generates them all. */

@@ -11,7 +11,7 @@
 // value one unit plus what it holds.
 import type { JsonSchema } from 'json-schema-faker';
 import { escapePointerToken, valueAtRef } from '../shared/json-pointer.js';
-import { isObject, type Json } from '../shared/json-value.js';
+import { isObject, setOwn, type Json } from '../shared/json-value.js';
 
 /** About 100 KB of JSON: far more than a stub's answer needs, and generated in tens of milliseconds. */
 export const GENERATED_SIZE_BUDGET = 100_000;
@@ -79,8 +79,15 @@ function shrink(schema: JsonSchema, times: number, state: ShrinkState): JsonSche
   }
   if (Array.isArray(out.prefixItems)) out.prefixItems = out.prefixItems.map((item) => shrink(item as JsonSchema, times, state));
   if (isObject(out.properties)) {
+    // Smallest first: a property that can be huge (Discord's 152,133-character embed `type`) gets
+    // what the others leave, instead of leaving "" to every property after it, which broke their
+    // formats, patterns and minimum lengths.
+    const entries = Object.entries(out.properties);
+    const order = entries.map((_entry, i) => i).sort((a, b) => upperSize(entries[a][1], state.sizes) - upperSize(entries[b][1], state.sizes));
+    const shrunk: JsonSchema[] = [];
+    for (const i of order) shrunk[i] = shrink(entries[i][1] as JsonSchema, times, state);
     const properties: Json = {};
-    for (const [name, property] of Object.entries(out.properties)) properties[name] = shrink(property as JsonSchema, times, state);
+    entries.forEach(([name], i) => setOwn(properties, name, shrunk[i]));
     out.properties = properties;
   }
   const minProperties = out.minProperties;
