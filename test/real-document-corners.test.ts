@@ -85,12 +85,13 @@ components:
   schemas:
     Profile:
       type: object
-      required: [name, status, since, visits]
+      required: [name, status, since, visits, stop]
       properties:
         name: { type: string, default: null }
         status: { type: string, enum: [active, away], example: Choose... }
         since: { type: string, format: date-time, example: '2022-01-01' }
         visits: { type: integer, example: 7 }
+        stop: { default: null, oneOf: [{ type: string }, { type: array, items: { type: string } }] }
     PublicEvent: { type: object }
     WatchEvent: { type: object, required: [action], properties: { action: { type: string } } }
     PushEvent: { type: object, required: [ref, head], properties: { ref: { type: string }, head: { type: string } } }
@@ -215,6 +216,7 @@ describe.each(['3.0', '3.1'] as const)('generated answers (OpenAPI %s)', (versio
     expect(profile.status).toBe('active'); // the first enum value, not the example "Choose..."
     expect(profile.since).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d/); // not the example "2022-01-01"
     expect(profile.visits).toBe(7);
+    expect(profile.stop).not.toBeNull(); // its `default: null` fits neither oneOf branch
   });
 
   it('answer a oneOf whose one branch takes any object with the empty object, the only value matching one branch', async () => {

@@ -4,12 +4,12 @@
 // on a string that is not nullable, an example outside the enum, `12345` for a string,
 // `2022-01-01` for a date-time. Served, such a value breaks every answer holding it, so the next
 // value is taken, else data is generated. Only the schema's own keywords are checked (type, enum,
-// const, format, pattern, bounds, required), not what its properties or items say: Ajv compiles
-// each distinct set of them once.
+// const, format, pattern, bounds, required, and those of inline oneOf/anyOf branches), not what
+// its properties or items say: Ajv compiles each distinct set of them once.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Ajv, Options as AjvOptions, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { Json } from '../shared/json-value.js';
+import { isObject, type Json } from '../shared/json-value.js';
 import { compileType } from './jsf-keywords.js';
 
 // CommonJS default export, seen through NodeNext's ESM interop (as in openapi/schema-compiler.ts).
@@ -74,6 +74,11 @@ function ownKeywords(schema: Json, is30: boolean): Json | null {
       delete own[bound];
     }
   }
+  // `default: null` beside `oneOf: [string, array]` (DigitalOcean's `stop`): a value must fit one
+  // of the branches' own keywords too (when every branch is inline and has some).
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  const branchKeywords = branches.map((branch) => (isObject(branch) && branch.$ref === undefined ? ownKeywords(branch, is30) : null));
+  if (branchKeywords.length > 0 && branchKeywords.every((keywords) => keywords !== null)) own.anyOf = branchKeywords;
   return Object.keys(own).length > 0 ? own : null;
 }
 
