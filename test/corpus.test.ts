@@ -18,12 +18,15 @@ const REALWORLD = join(ROOT, '..', 'shared', 'realworld');
 /**
  * The share of requests answered with a documented status and a valid body, over all documents.
  * Issue 9 asks for 98%; measured 95.4% (3,349 of 3,511) when this test was written, 97.2% after
- * the request-validation and answer-building work of issue 10 landed beside it. What is
- * missing is request validation (oneOf without discriminator support, object path parameters)
- * and answer building (generated data that breaks `pattern`, `format: uri` and oneOf); the floor
- * keeps what was reached from slipping.
+ * issue 10's request-validation work (97.0% re-measured later), and 99.1% (3,476 of 3,506) once
+ * discriminated oneOfs, %2F in path values, ignored Accept header parameters, generated data that
+ * broke its own schema, and the request builder's own invalid requests (form fields, path styles,
+ * broken examples) were fixed. What is left is mostly documents with no valid request to give (an
+ * ambiguous oneOf, an allOf of string and integer, two credentials in one Authorization header),
+ * Box's `#fragment` paths and some of Discord's deep unions. The floor keeps what was reached from
+ * slipping.
  */
-const MIN_DOCUMENTED = 0.95;
+const MIN_DOCUMENTED = 0.99;
 
 function oasExamples(): string[] {
   const base = dirname(require.resolve('@readme/oas-examples/package.json'));
