@@ -420,6 +420,8 @@ class Compilation {
 }
 
 const EMPTY_OBJECT: JsonSchema = { type: 'object', maxProperties: 0 };
+/** Keywords that say nothing about an object (compileNumberBounds adds `minimum: 0` to every schema). */
+const NOT_FOR_OBJECTS = new Set(['type', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'format']);
 
 /**
  * Whether one branch takes any object (GitHub's event payload lists PublicEvent, `{type:
@@ -428,7 +430,8 @@ const EMPTY_OBJECT: JsonSchema = { type: 'object', maxProperties: 0 };
  * matches exactly one branch is an object no other branch takes, the empty one.
  */
 function onlyEmptyObjectFits(branches: JsonSchema[]): boolean {
-  const takesAnyObject = (branch: JsonSchema) => isObject(branch) && branch.type === 'object' && Object.keys(branch).every((key) => key === 'type' || (key === 'properties' && isObject(branch.properties) && Object.keys(branch.properties).length === 0));
+  const takesAnyObject = (branch: JsonSchema) => isObject(branch) && branch.type === 'object'
+    && Object.keys(branch).every((key) => NOT_FOR_OBJECTS.has(key) || (key === 'properties' && isObject(branch.properties) && Object.keys(branch.properties).length === 0));
   const open = branches.filter(takesAnyObject);
   if (open.length !== 1) return false;
   return branches.every((branch) => open.includes(branch) || (isObject(branch) && ((Array.isArray(branch.required) && branch.required.length > 0) || (typeof branch.type === 'string' && branch.type !== 'object'))));
