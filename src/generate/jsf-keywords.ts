@@ -62,11 +62,18 @@ export function compileNumberBounds(schema: Json, out: Json): void {
   if (high !== undefined && low === undefined && high <= -JSF_RANGE) minimum = high - JSF_RANGE;
   // A number the schema leaves unbounded below is an id, a count, a size or an amount far more
   // often than anything negative (`"id": -373`, `"page": -694` read as broken data): from 0 up.
-  if (low === undefined && (high === undefined || high > 0)) minimum = 0;
+  // Only on numeric schemas: jsf takes any schema with a `minimum` for a number.
+  if (low === undefined && (high === undefined || high > 0) && isNumeric(schema)) minimum = 0;
   if (minimum !== undefined) out.minimum = minimum;
   if (maximum !== undefined) out.maximum = maximum;
   if (exclusiveMinimum !== undefined) out.exclusiveMinimum = exclusiveMinimum;
   if (exclusiveMaximum !== undefined) out.exclusiveMaximum = exclusiveMaximum;
+}
+
+/** Whether the schema's `type` names integer or number. */
+function isNumeric(schema: Json): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.includes('integer') || types.includes('number');
 }
 
 /**

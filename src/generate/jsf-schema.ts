@@ -420,7 +420,7 @@ class Compilation {
 }
 
 const EMPTY_OBJECT: JsonSchema = { type: 'object', maxProperties: 0 };
-/** Keywords that say nothing about an object (compileNumberBounds adds `minimum: 0` to every schema). */
+/** Keywords that say nothing about an object (a compiled schema may carry other types' keywords). */
 const NOT_FOR_OBJECTS = new Set(['type', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'format']);
 
 /**
