@@ -1,11 +1,9 @@
 // Which documented answer a request gets: Prism's query selectors (`__code`, `__example`,
 // `__dynamic`) as aliases of Prefer, and operations that document no success answering their
 // first documented response.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub, type RunningStub } from '../src/index.js';
+import type { RunningStub } from '../src/index.js';
+import { startStubOn } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
 
 const DOCUMENT = `
@@ -54,17 +52,13 @@ paths:
         '405': { description: never allowed }
 `;
 
-let dir: string;
 let stub: RunningStub;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'stub-choosing-'));
-  await writeFile(join(dir, 'choosing.yaml'), DOCUMENT);
-  stub = await startStub({ spec: join(dir, 'choosing.yaml'), fixtures: join(dir, 'none'), port: 0, watch: false, log: () => {} });
+  stub = await startStubOn(DOCUMENT);
 });
 afterAll(async () => {
   await stub?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 interface Case {

@@ -1,11 +1,9 @@
 // A refusal (401, 400, 422) follows the response the operation documents for it: its example, its
 // media type (text/plain, text/html), its headers, a list-of-errors or FastAPI shape, or no body
 // when it documents none; 422 is the validation status of APIs that document 422 and no 400.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub, type RunningStub } from '../src/index.js';
+import type { RunningStub } from '../src/index.js';
+import { startStubOn } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
 
 const SPEC = `
@@ -111,9 +109,7 @@ paths:
 describe('refusals follow the response the operation documents for them', () => {
   let stub: RunningStub;
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'documented-refusals-'));
-    await writeFile(join(dir, 'spec.yaml'), SPEC);
-    stub = await startStub({ spec: join(dir, 'spec.yaml'), fixtures: join(dir, 'none'), port: 0, watch: false });
+    stub = await startStubOn(SPEC);
   });
   afterAll(() => stub.close());
 

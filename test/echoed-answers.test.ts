@@ -2,11 +2,9 @@
 // fields only the server sets (not in the request's schema, or readOnly) from the documented
 // example, else generated data. A body that shares no field with the answer is not echoed as `{}`:
 // the example answers.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub, type RunningStub } from '../src/index.js';
+import type { RunningStub } from '../src/index.js';
+import { startStubOn } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
 
 const DOCUMENT = `
@@ -80,17 +78,13 @@ components:
         tag: { type: string }
 `;
 
-let dir: string;
 let stub: RunningStub;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'stub-echo-'));
-  await writeFile(join(dir, 'echoes.yaml'), DOCUMENT);
-  stub = await startStub({ spec: join(dir, 'echoes.yaml'), fixtures: join(dir, 'none'), port: 0, watch: false, log: () => {} });
+  stub = await startStubOn(DOCUMENT);
 });
 afterAll(async () => {
   await stub?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('a success echoes what was sent, and the server’s own fields come from the example', () => {

@@ -1,10 +1,8 @@
 // A 400 follows the operation's own documented error shape, whatever it is: flat, wrapped in an
 // object, or with extra required fields; where no documented shape fits, problem+json.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub, type RunningStub } from '../src/index.js';
+import type { RunningStub } from '../src/index.js';
+import { startStubOn } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
 
 const SPEC = `
@@ -47,9 +45,7 @@ components:
 describe('400 answers in each operation’s documented error shape', () => {
   let stub: RunningStub;
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'error-shapes-'));
-    await writeFile(join(dir, 'spec.yaml'), SPEC);
-    stub = await startStub({ spec: join(dir, 'spec.yaml'), fixtures: join(dir, 'none'), port: 0, watch: false });
+    stub = await startStubOn(SPEC);
   });
   afterAll(() => stub.close());
 

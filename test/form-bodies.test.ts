@@ -1,11 +1,9 @@
 // Form bodies over HTTP: application/x-www-form-urlencoded and multipart/form-data are read into
 // objects and validated against their schemas, text coerced like query parameters, arrays from
 // repeated fields, JSON parts parsed, allowReserved: false enforced on urlencoded values.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub, type RunningStub } from '../src/index.js';
+import type { RunningStub } from '../src/index.js';
+import { startStubOn } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
 
 const TICKET = `
@@ -54,9 +52,7 @@ function multipart(fields: Array<[string, string | [string, string]]>): string {
 describe('form bodies are read and validated against their schemas', () => {
   let stub: RunningStub;
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'form-bodies-'));
-    await writeFile(join(dir, 'spec.yaml'), SPEC);
-    stub = await startStub({ spec: join(dir, 'spec.yaml'), fixtures: join(dir, 'none'), port: 0, watch: false });
+    stub = await startStubOn(SPEC);
   });
   afterAll(() => stub.close());
 

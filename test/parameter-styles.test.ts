@@ -2,11 +2,9 @@
 // deepObject), path (simple, label, matrix) and header; label and matrix primitives and arrays;
 // cookie parameters; `oneOf: [integer, string]`; required parameters without a schema or with
 // `content` instead of one.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub, type RunningStub } from '../src/index.js';
+import type { RunningStub } from '../src/index.js';
+import { startStubOn } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
 
 const SPEC = `
@@ -84,9 +82,7 @@ paths:
 describe('parameters in each documented style', () => {
   let stub: RunningStub;
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'parameter-styles-'));
-    await writeFile(join(dir, 'spec.yaml'), SPEC);
-    stub = await startStub({ spec: join(dir, 'spec.yaml'), fixtures: join(dir, 'none'), port: 0, watch: false });
+    stub = await startStubOn(SPEC);
   });
   afterAll(() => stub.close());
 

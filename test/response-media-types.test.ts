@@ -1,11 +1,9 @@
 // How an answer's media type is chosen and shapes its bytes: `Accept` chooses among the documented
 // media types (406 when none fits), text media types carry their text as it is (no JSON quotes),
 // JSON media types carry JSON, XML media types carry XML written along the schema's `xml` hints.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStub, type RunningStub } from '../src/index.js';
+import type { RunningStub } from '../src/index.js';
+import { startStubOn } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
 
 const DOCUMENT = `
@@ -93,17 +91,13 @@ components:
         owner: { type: object, properties: { name: { type: string } } }
 `;
 
-let dir: string;
 let stub: RunningStub;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'stub-media-'));
-  await writeFile(join(dir, 'media.yaml'), DOCUMENT);
-  stub = await startStub({ spec: join(dir, 'media.yaml'), fixtures: join(dir, 'none'), port: 0, watch: false, log: () => {} });
+  stub = await startStubOn(DOCUMENT);
 });
 afterAll(async () => {
   await stub?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('text media types carry their text', () => {
