@@ -459,6 +459,8 @@ describe('the CLI serving the 3.0 document with the plant store fixtures folder'
     const warning = () => lines().find((line) => line.startsWith('warning: '));
     while (!warning() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(warning()).toBe('warning: fixtures/create-plant.yaml: the spec has no operation "POST /plants"; its scenarios are not served');
+    // What loading said is printed before the listening line, every time.
+    expect(lines().indexOf(warning()!)).toBeLessThan(lines().indexOf(`Library API stub listening on ${cli.url}`));
     expect(lines().filter((line) => /^\s+(GET|POST|DELETE) /.test(line)).map((line) => {
       const [method, url] = line.trim().split(/\s+/);
       return `${method} ${url.slice(cli.url.length)}`;

@@ -55,8 +55,10 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
 
 function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest, body: ExactJson): BuiltResponse {
   const source = body.exact ?? body.value;
-  const first = plan.examples.keys().next();
-  const answerWithout = () => (first.done ? generatedAnswer(operation, plan, status, request, false) : exampleAnswer(plan, status, first.value));
+  const answerWithout = () => {
+    const first = plan.examples.keys().next();
+    return first.done ? generatedAnswer(operation, plan, status, request, false) : exampleAnswer(plan, status, first.value);
+  };
   // A body that shares no field with the answer (`{merchantAccount}` asking for payment methods)
   // would echo as `{}`: the documented example (else generated data) answers instead.
   if (!plan.project!.takesFrom(source)) return answerWithout();

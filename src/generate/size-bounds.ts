@@ -12,6 +12,7 @@
 import type { JsonSchema } from 'json-schema-faker';
 import { escapePointerToken, valueAtRef } from '../shared/json-pointer.js';
 import { isObject, setOwn, type Json } from '../shared/json-value.js';
+import { decodePercentOrKeep } from '../shared/plain-http.js';
 
 /** About 100 KB of JSON: far more than a stub's answer needs, and generated in tens of milliseconds. */
 export const GENERATED_SIZE_BUDGET = 100_000;
@@ -257,7 +258,7 @@ export function oversizedSchemas(document: object): OversizedSchema[] {
     if (!isObject(schema)) return 1;
     if (typeof schema.$ref === 'string') {
       const ref = schema.$ref;
-      return minSize(resolveRef(ref), ref.startsWith('#') ? safeDecode(ref.slice(1)) : place);
+      return minSize(resolveRef(ref), ref.startsWith('#') ? decodePercentOrKeep(ref.slice(1)) : place);
     }
     const known = sizes.get(schema);
     if (known !== undefined) return known;
@@ -309,14 +310,6 @@ export function oversizedSchemas(document: object): OversizedSchema[] {
 
   forEachSchemaRoot(document as Json, minSize);
   return found;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 function formatSize(units: number): string {

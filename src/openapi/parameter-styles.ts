@@ -10,6 +10,8 @@
 //   deepObject  query          -           -                  id[R]=1&id[G]=2
 //   spaceDelimited, pipeDelimited  query   -           id=3%204 / id=3|4  -
 
+import { decodePercentOrKeep } from '../shared/plain-http.js';
+
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
 export type ValueKind = 'primitive' | 'array' | 'object';
 
@@ -168,18 +170,10 @@ export function parseCookies(header: string | string[] | undefined): Map<string,
     if (at < 0) continue;
     const name = pair.slice(0, at).trim();
     if (name === '') continue;
-    const value = decodeSafely(pair.slice(at + 1).trim().replace(/^"(.*)"$/, '$1'));
+    const value = decodePercentOrKeep(pair.slice(at + 1).trim().replace(/^"(.*)"$/, '$1'));
     const list = cookies.get(name);
     if (list) list.push(value);
     else cookies.set(name, [value]);
   }
   return cookies;
-}
-
-function decodeSafely(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

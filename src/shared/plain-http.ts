@@ -34,3 +34,12 @@ export interface ExactJson {
   /** JSON pointer -> raw number text, for every number whose text a double does not round-trip. */
   rawNumbers: ReadonlyMap<string, string>;
 }
+
+/** `text` percent-decoded, or as it came when it is not valid percent-encoding (`100%`). */
+export function decodePercentOrKeep(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
