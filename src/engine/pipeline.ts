@@ -9,6 +9,7 @@ import { readSelection, type Selection } from './read-selection.js';
 import { route } from './route.js';
 import type { ScenarioTable } from './scenario.js';
 import { selectResponse } from './select-response.js';
+import { matchScenario } from './match-scenario.js';
 import { negotiateMedia } from './negotiate-media.js';
 import { selfCheck } from './self-check.js';
 import { serializeBody } from './serialize-body.js';
@@ -65,11 +66,14 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   const selection = readSelection(request, query);
   if (isRefusal(selection)) return refusalResponse(selection, operation);
   const scenarios = state.scenarios.get(operation.key);
+  //    A scenario whose `match` the request satisfies, when nothing was asked for by name.
+  const matched = scenarios && asksNothing({ ...selection, fault: null }, scenarios, state.sticky)
+    ? matchScenario(scenarios, { pathParams, query, headers: request.headers, body: body?.value }) : null;
   //    Stateful mode: the stored resources answer a request that asked for nothing else.
   const action = stored && state.resources?.actions.get(operation.key);
-  const fromState = action && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, request, pathParams, query, body) : null;
+  const fromState = action && !matched && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, request, pathParams, query, body) : null;
   if (isRefusal(fromState)) return refusalResponse(fromState, operation);
-  const selected = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null);
+  const selected = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null, matched);
   if (isRefusal(selected)) return refusalResponse(selected, operation);
   //    Then the media type the client accepts, among those the chosen response documents.
   const choice = 'answer' in selected ? selected : negotiateMedia(selected, request.headers.accept);

@@ -1,6 +1,7 @@
 // Stage 4: which response a valid request gets. In order: X-Mock-Scenario, Prefer (code, example,
-// dynamic), the sticky scenario set through /__admin, then the default: the documented success
-// response (else the first documented one), echoing the request where it has a body.
+// dynamic), the sticky scenario set through /__admin, a scenario whose `match` the request
+// satisfies, then the default: the documented success response (else the first documented one),
+// echoing the request where it has a body.
 import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
 import { refuse, SELECTION_ERROR_STATUS, type Refusal } from './refusal.js';
 import { documentedResponse } from '../openapi/documented-response.js';
@@ -24,6 +25,7 @@ export function selectResponse(
   selection: Selection,
   sticky: string | null,
   hasJsonBody: boolean,
+  matched: Scenario | null = null,
 ): Choice | Refusal {
   if (selection.scenario !== null) {
     const scenario = scenarios?.get(selection.scenario);
@@ -48,6 +50,7 @@ export function selectResponse(
   }
   const stickyScenario = sticky === null ? undefined : scenarios?.get(sticky);
   if (stickyScenario) return { kind: 'scenario', scenario: stickyScenario, plan: documentedResponse(operation.responses, stickyScenario.status) };
+  if (matched) return { kind: 'scenario', scenario: matched, plan: documentedResponse(operation.responses, matched.status) };
   if (!success) return noSuccess(operation);
   return defaultChoice(success, hasJsonBody);
 }

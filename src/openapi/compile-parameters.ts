@@ -12,7 +12,11 @@ import { isJsonMediaType } from './compile-operations.js';
 
 type StubHeaders = Record<string, string | string[] | undefined>;
 
-export type ParameterCheck = (pathParams: Record<string, string>, query: URLSearchParams, headers: StubHeaders) => string[];
+export interface ParameterCheck {
+  (pathParams: Record<string, string>, query: URLSearchParams, headers: StubHeaders): string[];
+  /** Every parameter the operation declares (header names lower-case): what a fixture's `match` may name. */
+  readonly declared: ReadonlyArray<{ location: ParameterLocation; name: string }>;
+}
 
 interface Located {
   value: Schema;
@@ -37,7 +41,7 @@ interface LocationCheck {
 }
 
 const LOCATIONS: readonly ParameterLocation[] = ['path', 'query', 'header', 'cookie'];
-const NO_CHECK: ParameterCheck = () => [];
+const NO_CHECK: ParameterCheck = Object.assign(() => [], { declared: [] });
 
 export function compileParameters(
   spec: LoadedDocument,
@@ -88,7 +92,8 @@ export function compileParameters(
   });
 
   let checks: LocationCheck[] | null = null;
-  return (pathParams, query, headers) => {
+  const declared = all.map((p) => ({ location: p.value.in as ParameterLocation, name: p.value.in === 'header' ? String(p.value.name).toLowerCase() : String(p.value.name) }));
+  return Object.assign((pathParams: Record<string, string>, query: URLSearchParams, headers: StubHeaders) => {
     checks ??= compileChecks();
     let cookies: Map<string, string[]> | null = null;
     const sources: ParameterSources = { pathParams, query, headers, cookies: () => (cookies ??= parseCookies(headers.cookie)) };
@@ -116,7 +121,7 @@ export function compileParameters(
       }
     }
     return violations;
-  };
+  }, { declared });
 }
 
 function planParameter(
