@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.js';
-import { isLoopbackName } from '../shared/loopback.js';
+import { isLoopbackName } from '../common/loopback.js';
 
 export interface StubOptions {
   /** OpenAPI document to serve. Default `./openapi.yaml`, else the bundled Plant Store document. */

@@ -2,7 +2,7 @@
 // (openapi/compile-security.ts); this stage only runs it and turns a refusal into a 401.
 import { refuse, type Refusal } from './refusal.js';
 import type { SecurityCheck } from '../openapi/compile-security.js';
-import type { StubRequest } from '../shared/plain-http.js';
+import type { StubRequest } from '../common/plain-http.js';
 
 /** Stage 2 itself: the operation's check, as a 401 Refusal with its challenge when it refuses. */
 export function authenticate(check: SecurityCheck, request: StubRequest, query: URLSearchParams): Refusal | null {

@@ -9,7 +9,7 @@ import type { Choice, SourceKind } from './select-response.js';
 import { headerSafe } from '../openapi/header-value.js';
 import { generateFitting } from '../openapi/generate-fitting.js';
 import { checkBody } from './self-check.js';
-import type { ExactJson, StubRequest } from '../shared/plain-http.js';
+import type { ExactJson, StubRequest } from '../common/plain-http.js';
 
 export interface BuiltResponse {
   status: number;

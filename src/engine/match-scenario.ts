@@ -3,8 +3,8 @@
 // specific match wins (most fields named), then the first in the fixture files' order.
 import { isDeepStrictEqual } from 'node:util';
 import type { Scenario, ScenarioMatch } from './scenario.js';
-import type { StubRequest } from '../shared/plain-http.js';
-import { isObject } from '../shared/json-value.js';
+import type { StubRequest } from '../common/plain-http.js';
+import { isObject } from '../common/json-value.js';
 
 /** What of the request a `match` can name, read once by the pipeline. */
 export interface MatchInput {

@@ -17,7 +17,7 @@ import { validateRequest } from './validate-request.js';
 import { answerFromState, type StoredState } from './answer-from-state.js';
 import type { Resources } from '../openapi/compile-resources.js';
 import { planDeliveries } from './plan-deliveries.js';
-import type { StubRequest } from '../shared/plain-http.js';
+import type { StubRequest } from '../common/plain-http.js';
 import type { StubResponse } from './stub-response.js';
 
 /** What the pipeline reads besides the request; swapped whole on reload. */

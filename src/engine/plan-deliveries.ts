@@ -5,9 +5,9 @@
 // documented example, else generated data.
 import type { CompiledOperation } from '../openapi/compile-operations.js';
 import type { OutboundPlan } from '../openapi/compile-outbound.js';
-import { stringifyExact } from '../shared/exact-json.js';
-import { valueAtPointer } from '../shared/json-pointer.js';
-import type { ExactJson, StubRequest } from '../shared/plain-http.js';
+import { stringifyExact } from '../common/exact-json.js';
+import { valueAtPointer } from '../common/json-pointer.js';
+import type { ExactJson, StubRequest } from '../common/plain-http.js';
 
 /** One request the stub will make. */
 export interface Delivery {

@@ -4,8 +4,8 @@
 // preferences of the same names, so clients written against Prism work unchanged; where both are
 // sent, the Prefer header wins.
 import { refuse, SELECTION_ERROR_STATUS, type Refusal } from './refusal.js';
-import { FAULTS, isFault, type Fault } from '../shared/faults.js';
-import type { StubRequest } from '../shared/plain-http.js';
+import { FAULTS, isFault, type Fault } from '../common/faults.js';
+import type { StubRequest } from '../common/plain-http.js';
 
 export const MAX_DELAY_MS = 60_000;
 

@@ -3,7 +3,7 @@
 import type { CompiledOperation } from '../openapi/compile-operations.js';
 import type { RouteTable } from '../openapi/route-table.js';
 import { refuse, type Refusal } from './refusal.js';
-import type { StubRequest } from '../shared/plain-http.js';
+import type { StubRequest } from '../common/plain-http.js';
 
 export interface Routed {
   operation: CompiledOperation;

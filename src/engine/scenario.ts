@@ -1,5 +1,5 @@
 // A scripted response from fixtures/: what the selection stage can choose by name.
-import type { Fault } from '../shared/faults.js';
+import type { Fault } from '../common/faults.js';
 
 export interface Scenario {
   name: string;

@@ -3,7 +3,7 @@
 // are present and valid. It only checks: findings are returned, logged loudly and journaled,
 // never hidden, and the answer is sent as built.
 import type { BuiltResponse } from './build-response.js';
-import { toPlain } from '../shared/exact-json.js';
+import { toPlain } from '../common/exact-json.js';
 
 export function selfCheck(response: BuiltResponse, operationKey: string): string[] {
   const { plan } = response;

@@ -4,7 +4,7 @@
 // the value as its text, so a `text/plain` example `pong` is sent as `pong`, not `"pong"`.
 import { isJsonMediaType } from '../openapi/compile-operations.js';
 import type { XmlWriter } from '../openapi/compile-xml.js';
-import { stringifyExact } from '../shared/exact-json.js';
+import { stringifyExact } from '../common/exact-json.js';
 
 export function serializeBody(body: unknown, exact: boolean, contentType: string | null, writeXml: XmlWriter | null): string {
   if (contentType === null || isJsonMediaType(contentType)) return stringifyExact(body, exact);

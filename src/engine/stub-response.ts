@@ -2,7 +2,7 @@
 // it (which operation, which documented response, where the body came from), so no later layer
 // has to route or match statuses again.
 import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
-import type { Fault } from '../shared/faults.js';
+import type { Fault } from '../common/faults.js';
 import type { StateChange } from './answer-from-state.js';
 import type { Delivery } from './plan-deliveries.js';
 

@@ -3,9 +3,9 @@
 import { isUtf8 } from 'node:buffer';
 import type { CompiledOperation, MediaPlan } from '../openapi/compile-operations.js';
 import type { FormPlan } from '../openapi/compile-form.js';
-import { JsonSyntaxError, parseExactJson } from '../shared/exact-json.js';
+import { JsonSyntaxError, parseExactJson } from '../common/exact-json.js';
 import { invalid, refuse, type Refusal } from './refusal.js';
-import type { ExactJson, StubRequest } from '../shared/plain-http.js';
+import type { ExactJson, StubRequest } from '../common/plain-http.js';
 
 /** A form body: read into an object (multipart parts come parsed from the adapter), then validated. */
 function readForm(form: FormPlan, request: StubRequest, violations: string[]): void {

@@ -9,7 +9,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Ajv, Options as AjvOptions, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { isObject, type Json } from '../shared/json-value.js';
+import { isObject, type Json } from '../common/json-value.js';
 import { compileType } from './jsf-keywords.js';
 
 // CommonJS default export, seen through NodeNext's ESM interop (as in openapi/schema-compiler.ts).

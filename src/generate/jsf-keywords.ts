@@ -2,7 +2,7 @@
 // with OpenAPI 3.0's `nullable`, number bounds, `x-faker`, and discriminator pins. Each one works on
 // one schema object and knows nothing of refs; jsf-schema.ts applies them while unfolding.
 import type { JsonSchema } from 'json-schema-faker';
-import { isObject, setOwn, type Json } from '../shared/json-value.js';
+import { isObject, setOwn, type Json } from '../common/json-value.js';
 
 /** Keywords copied unchanged. */
 export const PLAIN_KEYWORDS = [

@@ -30,11 +30,11 @@
 // - A string property whose schema leaves its look open takes one from its name (name-hints.ts).
 import type { JsonSchema } from 'json-schema-faker';
 import { compileNumberBounds, compileType, normaliseFaker, pinDiscriminator, PLAIN_KEYWORDS } from './jsf-keywords.js';
-import { branchDiscriminator, branchTags } from '../shared/discriminator.js';
+import { branchDiscriminator, branchTags } from '../common/discriminator.js';
 import { createDocumentValues, type DocumentValue } from './document-value.js';
-import { valueAtPointer, valueAtRef } from '../shared/json-pointer.js';
+import { valueAtPointer, valueAtRef } from '../common/json-pointer.js';
 import { withNameHint } from './name-hints.js';
-import { isObject, setOwn, type Json } from '../shared/json-value.js';
+import { isObject, setOwn, type Json } from '../common/json-value.js';
 
 export interface JsfSchema {
   /** undefined when the schema has no finite instance (generation gives null). */

@@ -4,7 +4,7 @@
 // (`"labels_url": "https://example.com/api/items"`, not `"Ao"`); every value still fits the schema,
 // which asked for any string. Only names whose meaning is plain are read.
 import type { JsonSchema } from 'json-schema-faker';
-import { isObject } from '../shared/json-value.js';
+import { isObject } from '../common/json-value.js';
 
 /** Name patterns, first match wins, and what they add: a format jsf generates, or a faker call. */
 const HINTS: ReadonlyArray<readonly [RegExp, { format: string } | { faker: string }]> = [

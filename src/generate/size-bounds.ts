@@ -10,9 +10,9 @@
 // Sizes are estimates in "units" of about a byte of JSON: a string counts its length, every other
 // value one unit plus what it holds.
 import type { JsonSchema } from 'json-schema-faker';
-import { escapePointerToken, valueAtRef } from '../shared/json-pointer.js';
-import { isObject, setOwn, type Json } from '../shared/json-value.js';
-import { decodePercentOrKeep } from '../shared/plain-http.js';
+import { escapePointerToken, valueAtRef } from '../common/json-pointer.js';
+import { isObject, setOwn, type Json } from '../common/json-value.js';
+import { decodePercentOrKeep } from '../common/plain-http.js';
 
 /** About 100 KB of JSON: far more than a stub's answer needs, and generated in tens of milliseconds. */
 export const GENERATED_SIZE_BUDGET = 100_000;

@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Stub } from '../stub/stub.js';
-import { stringifyExact } from '../shared/exact-json.js';
+import { stringifyExact } from '../common/exact-json.js';
 import { problem } from '../openapi/error-renderer.js';
 import { isWebhookUrl } from '../config/options.js';
 

@@ -1,7 +1,7 @@
 // CORS for browser clients: preflights are answered by the stub, and every answer reflects the
 // request's Origin, so a frontend on any dev-server port can call the stub.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLoopbackName } from '../shared/loopback.js';
+import { isLoopbackName } from '../common/loopback.js';
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Scenario, X-Mock-Delay, X-Mock-Fault';
 const EXPOSED_HEADERS = 'X-Mock-Scenario, WWW-Authenticate, Allow';

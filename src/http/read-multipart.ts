@@ -2,7 +2,7 @@
 // stream that finishes asynchronously, while the engine answers synchronously from plain values.
 // Only requests that declare multipart pay for it; the body was already read whole (--max-body).
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
-import type { FormPart, StubRequest } from '../shared/plain-http.js';
+import type { FormPart, StubRequest } from '../common/plain-http.js';
 
 /** Parts beyond this are not kept (busboy's `partsLimit`), so a body of tiny parts stays cheap. */
 const MAX_PARTS = 1000;

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Stub } from '../stub/stub.js';
-import type { StubRequest } from '../shared/plain-http.js';
+import type { StubRequest } from '../common/plain-http.js';
 import type { StubResponse } from '../engine/stub-response.js';
 import { refuse, refusalResponse } from '../engine/refusal.js';
 import { applyCors, isPreflight, answerPreflight } from './cors.js';

@@ -5,8 +5,8 @@
 import type { LoadedDocument } from './load-document.js';
 import type { SchemaCompiler, Validator } from './schema-compiler.js';
 import { deref, isSchema, objectView, schemaTypes, type Schema } from './schema-view.js';
-import { escapePointerToken } from '../shared/json-pointer.js';
-import type { FormPart } from '../shared/plain-http.js';
+import { escapePointerToken } from '../common/json-pointer.js';
+import type { FormPart } from '../common/plain-http.js';
 
 export type FormKind = 'urlencoded' | 'multipart';
 

@@ -15,13 +15,13 @@ import { isSchema, type Schema } from './schema-view.js';
 import { compileParameters, type ParameterCheck } from './compile-parameters.js';
 import { compileForm, formKind, type FormPlan } from './compile-form.js';
 import { compileErrorRenderer, invalidRequestStatus, type ErrorRenderer } from './error-renderer.js';
-import { escapePointerToken } from '../shared/json-pointer.js';
+import { escapePointerToken } from '../common/json-pointer.js';
 import { headerSafe } from './header-value.js';
 import { normaliseResponseKey } from './documented-response.js';
 import { generateFitting } from './generate-fitting.js';
 import { secretsOf, type Secrets } from './secrets.js';
 import { compileCallbacks, compileWebhooks, type CallbackPlan, type OutboundPlan } from './compile-outbound.js';
-import { runAtOnce, type Steps } from '../shared/slices.js';
+import { runAtOnce, type Steps } from '../common/slices.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'] as const;
 

@@ -8,7 +8,7 @@ import type { SchemaCompiler, Validator } from './schema-compiler.js';
 import { followRefs } from './follow-ref.js';
 import { headerSafe } from './header-value.js';
 import { isSchema, type Schema } from './schema-view.js';
-import { escapePointerToken } from '../shared/json-pointer.js';
+import { escapePointerToken } from '../common/json-pointer.js';
 
 export interface OutboundPlan {
   /** The webhook's key (`newPlant`, `/plant/webhook`) or the callback's name. */

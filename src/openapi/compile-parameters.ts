@@ -6,7 +6,7 @@ import type { LoadedDocument } from './load-document.js';
 import type { SchemaCompiler, Validator } from './schema-compiler.js';
 import { followRefs } from './follow-ref.js';
 import { deref as derefSchema, isSchema, schemaTypes, type Schema } from './schema-view.js';
-import { escapePointerToken } from '../shared/json-pointer.js';
+import { escapePointerToken } from '../common/json-pointer.js';
 import { compileReader, defaultStyle, parseCookies, type ParameterLocation, type ParameterReader, type ParameterSources, type ValueKind } from './parameter-styles.js';
 import { isJsonMediaType } from './compile-operations.js';
 

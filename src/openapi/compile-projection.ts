@@ -5,7 +5,7 @@
 // answer to a body without them) or that is `readOnly`. Each plan is compiled once.
 import { deref, objectView, schemaTypes, type Schema } from './schema-view.js';
 import type { LoadedDocument } from './load-document.js';
-import { setOwn } from '../shared/json-value.js';
+import { setOwn } from '../common/json-value.js';
 
 type Plan =
   | { kind: 'object'; fields: Array<{ name: string; plan: Plan; required: boolean; serverSet: boolean }> }

@@ -2,7 +2,7 @@
 // into a check; a request passes when any alternative is fully met. Bearer tokens are compared in
 // constant time against the configured list, if there is one.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { StubRequest } from '../shared/plain-http.js';
+import type { StubRequest } from '../common/plain-http.js';
 
 export interface AuthFailure {
   /** Value for WWW-Authenticate, when the failing scheme defines one. */

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
 import type { LoadedDocument } from './load-document.js';
 import { deref, isSchema, objectView, schemaTypes, type Schema } from './schema-view.js';
-import { setOwn } from '../shared/json-value.js';
+import { setOwn } from '../common/json-value.js';
 
 /** Writes one body value as an XML document. */
 export type XmlWriter = (value: unknown) => string;

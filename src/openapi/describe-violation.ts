@@ -1,7 +1,7 @@
 // Turns one Ajv error into the `<JSON pointer>: <reason>` text a client reads, with the pointer of
 // the offending value (for `required`, the missing property itself) and a plain-English reason.
 import type { ErrorObject } from 'ajv';
-import { escapePointerToken } from '../shared/json-pointer.js';
+import { escapePointerToken } from '../common/json-pointer.js';
 
 const ARTICLES: Record<string, string> = {
   integer: 'an integer',

@@ -2,7 +2,7 @@
 // bodies, responses and schemas alike, keeping the JSON pointer of the target so messages and
 // compiled validators can name where a thing really lives.
 import type { LoadedDocument } from './load-document.js';
-import { isObject } from '../shared/json-value.js';
+import { isObject } from '../common/json-value.js';
 
 /** A chain longer than this is treated like a cycle: nothing real needs it. */
 const MAX_HOPS = 32;

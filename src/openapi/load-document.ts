@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import { parseYamlFile } from '../config/parse-yaml.js';
-import { escapePointerToken } from '../shared/json-pointer.js';
+import { escapePointerToken } from '../common/json-pointer.js';
 
 export type OpenApiVersion = '3.0' | '3.1';
 

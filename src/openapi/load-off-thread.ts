@@ -4,7 +4,7 @@
 // as data: a ConfigError naming the file, as loadDocument would have thrown.
 import { Worker } from 'node:worker_threads';
 import { ConfigError } from '../config/config-error.js';
-import { runInSlices } from '../shared/slices.js';
+import { runInSlices } from '../common/slices.js';
 import type { DocumentWarning } from './document-warnings.js';
 import { lookingUpOnce, type LoadedDocument } from './load-document.js';
 import { gatherPieces, type TreePieces } from './tree-pieces.js';

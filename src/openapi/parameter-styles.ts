@@ -10,7 +10,7 @@
 //   deepObject  query          -           -                  id[R]=1&id[G]=2
 //   spaceDelimited, pipeDelimited  query   -           id=3%204 / id=3|4  -
 
-import { decodePercentOrKeep } from '../shared/plain-http.js';
+import { decodePercentOrKeep } from '../common/plain-http.js';
 
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
 export type ValueKind = 'primitive' | 'array' | 'object';

@@ -6,16 +6,16 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import AjvDraft04Module from 'ajv-draft-04';
 import type { Ajv, ErrorObject, KeywordDefinition, Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { exactInteger } from '../shared/exact-json.js';
+import { exactInteger } from '../common/exact-json.js';
 import { describeViolation } from './describe-violation.js';
 import type { LoadedDocument } from './load-document.js';
-import { isObject } from '../shared/json-value.js';
+import { isObject } from '../common/json-value.js';
 import { RE2JS } from 're2js';
 import { EXACT_INTEGER, validationCopy } from './validation-copy.js';
 import type { Warn } from './document-warnings.js';
 import { followRefs } from './follow-ref.js';
 import { uniqueItemsKeyword } from './unique-items-keyword.js';
-import type { Steps } from '../shared/slices.js';
+import type { Steps } from '../common/slices.js';
 
 // CommonJS default exports, seen through NodeNext's ESM interop.
 const AjvDraft04 = AjvDraft04Module as unknown as { default: new (options: AjvOptions) => Ajv };

@@ -2,7 +2,7 @@
 // error bodies): follow `$ref`s through the bundler's resolver and merge `allOf` into one object
 // view. Validation never uses this; Ajv sees the schemas as written.
 import type { LoadedDocument } from './load-document.js';
-import { isObject } from '../shared/json-value.js';
+import { isObject } from '../common/json-value.js';
 import { followRefs } from './follow-ref.js';
 
 export type Schema = Record<string, unknown>;

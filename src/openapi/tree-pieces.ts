@@ -5,8 +5,8 @@
 // in slices. Measured on a 4,000-operation document: deserializing it whole held the main thread
 // for 135 to 260 ms; piece by piece, the longest piece took under 14 ms (a GC included).
 import { deserialize, serialize } from 'node:v8';
-import { isObject, setOwn, type Json } from '../shared/json-value.js';
-import type { Steps } from '../shared/slices.js';
+import { isObject, setOwn, type Json } from '../common/json-value.js';
+import type { Steps } from '../common/slices.js';
 
 /** How deep the tree is cut: `/components/schemas/Plant` and `/paths/~1plants/post` are pieces. */
 const DEPTH = 3;

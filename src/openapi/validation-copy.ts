@@ -5,9 +5,9 @@
 // are marked for the stub's exact-integer keyword on the way (one walk over the document, not
 // two: on GitHub's 13 MB document each walk costs about 0.1 s of start-up).
 import { RE2JS } from 're2js';
-import { escapePointerToken } from '../shared/json-pointer.js';
-import { isObject } from '../shared/json-value.js';
-import { branchDiscriminator, branchTags } from '../shared/discriminator.js';
+import { escapePointerToken } from '../common/json-pointer.js';
+import { isObject } from '../common/json-value.js';
+import { branchDiscriminator, branchTags } from '../common/discriminator.js';
 import type { OpenApiVersion } from './load-document.js';
 import type { Warn } from './document-warnings.js';
 import { UNIQUE_ITEMS } from './unique-items-keyword.js';

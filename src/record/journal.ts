@@ -1,11 +1,11 @@
 // The request journal: what clients sent and what they got, newest N kept. An entry holds the
 // request's raw body bytes (capped) and the outcome of the answer, never the answer's body; bodies
 // are parsed (numbers exact) only when someone reads the journal, so recording stays cheap.
-import { parseExactJson } from '../shared/exact-json.js';
-import type { StubRequest } from '../shared/plain-http.js';
+import { parseExactJson } from '../common/exact-json.js';
+import type { StubRequest } from '../common/plain-http.js';
 import type { StubResponse } from '../engine/stub-response.js';
 import { NO_SECRETS, type Secrets } from '../openapi/secrets.js';
-import { setOwn } from '../shared/json-value.js';
+import { setOwn } from '../common/json-value.js';
 
 /** Bodies above this many bytes are journaled truncated, and marked so. */
 export const JOURNAL_BODY_CAP = 16 * 1024;

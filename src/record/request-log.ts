@@ -1,7 +1,7 @@
 // One concise line per request, written in batches: stdout to a pipe or a terminal is a
 // synchronous write, which per request would cost more than the whole pipeline under load, so
 // lines are buffered and flushed every few milliseconds.
-import type { StubRequest } from '../shared/plain-http.js';
+import type { StubRequest } from '../common/plain-http.js';
 import type { StubResponse } from '../engine/stub-response.js';
 
 export type LogSink = (line: string) => void;

@@ -6,8 +6,8 @@ import { ConfigError } from '../config/config-error.js';
 import type { CompiledOperation } from '../openapi/compile-operations.js';
 import type { ScenarioMatch } from '../engine/scenario.js';
 import { leafCount } from '../engine/match-scenario.js';
-import { escapePointerToken } from '../shared/json-pointer.js';
-import { isObject } from '../shared/json-value.js';
+import { escapePointerToken } from '../common/json-pointer.js';
+import { isObject } from '../common/json-value.js';
 
 const MATCH_KEYS = ['path', 'query', 'headers', 'body'];
 /** A `match` section's name -> the parameter location it names, as the violations spell it. */

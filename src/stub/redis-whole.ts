@@ -11,7 +11,7 @@ import type { StateChange, StoredState } from '../engine/answer-from-state.js';
 import type { StubResponse } from '../engine/stub-response.js';
 import type { CoverageCounts } from '../record/coverage.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
-import { stringifyExact } from '../shared/exact-json.js';
+import { stringifyExact } from '../common/exact-json.js';
 import { toEntries, type StateStore } from './state-store.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 

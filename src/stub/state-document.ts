@@ -4,8 +4,8 @@
 // the document: known resource, an object valid for its create body, with an identity, once.
 import type { Resources } from '../openapi/compile-resources.js';
 import type { StoredState } from '../engine/answer-from-state.js';
-import { identityOf, isExactObject, parseExactJson, stringifyExact, toPlain } from '../shared/exact-json.js';
-import { escapePointerToken } from '../shared/json-pointer.js';
+import { identityOf, isExactObject, parseExactJson, stringifyExact, toPlain } from '../common/exact-json.js';
+import { escapePointerToken } from '../common/json-pointer.js';
 
 /** The state as exact JSON text (int64 identities keep every digit). */
 export function stateToJson(state: StoredState, pretty = false): string {

@@ -10,10 +10,10 @@ import { Journal, type JournalEntry, type JournalFilter } from '../record/journa
 import { compileSteps } from '../openapi/compile-operations.js';
 import { loadDocument } from '../openapi/load-document.js';
 import { loadDocumentOffThread } from '../openapi/load-off-thread.js';
-import { runAtOnce, runInSlices } from '../shared/slices.js';
+import { runAtOnce, runInSlices } from '../common/slices.js';
 import { summarizeWarnings } from '../openapi/document-warnings.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
-import type { StubRequest } from '../shared/plain-http.js';
+import type { StubRequest } from '../common/plain-http.js';
 import type { StubResponse } from '../engine/stub-response.js';
 import { watchFiles, type FileWatch, type WatchTargets } from './watch-files.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
@@ -25,11 +25,11 @@ import { stateFromJson, stateToJson } from './state-document.js';
 import type { ClusterLink } from './cluster-link.js';
 import { ClusterWhole } from './cluster-whole.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
-import { stringifyExact } from '../shared/exact-json.js';
+import { stringifyExact } from '../common/exact-json.js';
 import { refuse, refusalResponse } from '../engine/refusal.js';
 import { Outbound, type DeliveryOutcome } from '../deliver/outbound.js';
 import { requestFor } from '../engine/plan-deliveries.js';
-import { parseExactJson } from '../shared/exact-json.js';
+import { parseExactJson } from '../common/exact-json.js';
 
 
 export interface JournalWatcher {

@@ -10,7 +10,7 @@ import { loadDocument, type LoadedDocument } from '../../src/openapi/load-docume
 import { followRefs } from '../../src/openapi/follow-ref.js';
 import { createDataGenerator, type DataGenerator } from '../../src/generate/data-generator.js';
 import { loadGeneratorLibraries } from '../../src/generate/generator-libraries.js';
-import { escapePointerToken } from '../../src/shared/json-pointer.js';
+import { escapePointerToken } from '../../src/common/json-pointer.js';
 import { createSchemaCompiler } from '../../src/openapi/schema-compiler.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'];

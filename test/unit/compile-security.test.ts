@@ -2,7 +2,7 @@
 // challenge of each refusal, alternatives and anonymous access, and unknown schemes refused up front.
 import { describe, expect, it } from 'vitest';
 import { compileSecurity } from '../../src/openapi/compile-security.js';
-import type { StubRequest } from '../../src/shared/plain-http.js';
+import type { StubRequest } from '../../src/common/plain-http.js';
 
 const schemes = {
   bearerAuth: { type: 'http', scheme: 'bearer' },

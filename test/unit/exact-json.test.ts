@@ -1,7 +1,7 @@
 // The exact JSON reader on its own: numbers a double would change keep their text, errors name the
 // line and column, nesting is bounded, and exactInteger reads integer literals in any notation.
 import { describe, expect, it } from 'vitest';
-import { exactInteger, JsonSyntaxError, MAX_JSON_DEPTH, parseExactJson, stringifyExact } from '../../src/shared/exact-json.js';
+import { exactInteger, JsonSyntaxError, MAX_JSON_DEPTH, parseExactJson, stringifyExact } from '../../src/common/exact-json.js';
 
 describe('parseExactJson', () => {
   it.each([

@@ -8,7 +8,7 @@ import { compileSpec } from '../../src/openapi/compile-operations.js';
 import { loadFixtures } from '../../src/scenarios/load-fixtures.js';
 import { loadGeneratorLibraries } from '../../src/generate/generator-libraries.js';
 import { handleRequest, type EngineState } from '../../src/engine/pipeline.js';
-import type { StubRequest } from '../../src/shared/plain-http.js';
+import type { StubRequest } from '../../src/common/plain-http.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let state: EngineState;
