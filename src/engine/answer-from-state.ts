@@ -3,7 +3,7 @@
 // is handed and returns the answer together with the change to make; the layer above applies the
 // change to its store, so no I/O happens here.
 import { randomUUID } from 'node:crypto';
-import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
+import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import type { ResourceAction, ResourceActionKind } from '../openapi/compile-resources.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import { identityOf, isExactObject, parseExactJson, stringifyExact } from '../common/exact-json.js';

@@ -4,7 +4,7 @@
 // the fallbacks: an echo its response schema rejects (the request's shapes did not fit this
 // document's response) becomes the documented example, else generated data; generated data its
 // own schema rejects is generated again, a bounded number of times (openapi/generate-fitting.ts).
-import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
+import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import type { Choice, SourceKind } from './select-response.js';
 import { headerSafe } from '../openapi/header-value.js';
 import { generateFitting } from '../openapi/generate-fitting.js';

@@ -3,7 +3,8 @@
 // every documented type alike (`*/*`, what fetch sends), the response's default media type
 // answers: its JSON one, else its first. Nothing acceptable is a 406 naming what is documented.
 import Negotiator from 'negotiator';
-import type { ResponsePlan } from '../openapi/compile-operations.js';
+import { isJsonMediaType, isXmlMediaType } from '../openapi/media-types.js';
+import type { ResponsePlan } from '../openapi/compiled-model.js';
 import { refuse, type Refusal } from './refusal.js';
 import type { Choice } from './select-response.js';
 
@@ -56,12 +57,13 @@ function rank(plan: ResponsePlan, header: string): ResponsePlan[] {
 function sameSyntax(header: string, concrete: string[]): string[] {
   const asked = header.split(',').filter((range) => !/;\s*q\s*=\s*0(\.0*)?\s*(;|$)/i.test(range)).map((range) => range.split(';')[0].trim().toLowerCase());
   const families: Array<[string, (type: string) => boolean]> = [
-    ['+json', (type) => /^application\/json$|\+json$/.test(type)],
-    ['+xml', (type) => /^(application|text)\/xml$|\+xml$/.test(type)],
+    // The types are concrete here (no wildcards), so these are the JSON and XML families.
+    ['+json', isJsonMediaType],
+    ['+xml', isXmlMediaType],
   ];
   for (const [suffix, isOfFamily] of families) {
     if (asked.some((type) => type.endsWith(suffix))) {
-      const documented = concrete.filter((type) => isOfFamily(type.split(';')[0].trim()));
+      const documented = concrete.filter((type) => isOfFamily(type));
       if (documented.length > 0) return documented;
     }
   }

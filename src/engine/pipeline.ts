@@ -1,7 +1,7 @@
 // The whole request pipeline, in order. Each stage returns a value or a Refusal; a Refusal ends
 // the request and `refusalResponse` turns it into HTTP. Everything the stages look up was
 // compiled at start-up.
-import type { CompiledSpec } from '../openapi/compile-operations.js';
+import type { CompiledSpec } from '../openapi/compiled-model.js';
 import { buildResponse } from './build-response.js';
 import { authenticate } from './authenticate.js';
 import { bodyTooLarge, isRefusal, refusalResponse } from './refusal.js';

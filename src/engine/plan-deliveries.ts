@@ -3,7 +3,7 @@
 // that answered, and the operation's callbacks to the URL their runtime expression reads from the
 // request. Each payload is valid for its schema: the request's own body when it fits, else the
 // documented example, else generated data.
-import type { CompiledOperation } from '../openapi/compile-operations.js';
+import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { OutboundPlan } from '../openapi/compile-outbound.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { valueAtPointer } from '../common/json-pointer.js';

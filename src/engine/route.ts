@@ -1,6 +1,6 @@
 // Stage 1: which operation a request is for. A path the document lacks is 404, a method it lacks
 // on a known path is 405 with the Allow list derived from the route table.
-import type { CompiledOperation } from '../openapi/compile-operations.js';
+import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { RouteTable } from '../openapi/route-table.js';
 import { refuse, type Refusal } from './refusal.js';
 import type { StubRequest } from '../common/plain-http.js';

@@ -2,7 +2,7 @@
 // dynamic), the sticky scenario set through /__admin, a scenario whose `match` the request
 // satisfies, then the default: the documented success response (else the first documented one),
 // echoing the request where it has a body.
-import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
+import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import { refuse, SELECTION_ERROR_STATUS, type Refusal } from './refusal.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import type { Selection } from './read-selection.js';

@@ -2,7 +2,7 @@
 // (numbers kept exact); XML media types get XML written from the value along the schema's `xml`
 // hints, unless the value is XML text already (a documented example); every other media type gets
 // the value as its text, so a `text/plain` example `pong` is sent as `pong`, not `"pong"`.
-import { isJsonMediaType } from '../openapi/compile-operations.js';
+import { isJsonMediaType } from '../openapi/media-types.js';
 import type { XmlWriter } from '../openapi/compile-xml.js';
 import { stringifyExact } from '../common/exact-json.js';
 

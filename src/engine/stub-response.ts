@@ -1,7 +1,7 @@
 // The engine's answer to one request: what to send, and everything recording needs to know about
 // it (which operation, which documented response, where the body came from), so no later layer
 // has to route or match statuses again.
-import type { CompiledOperation, ResponsePlan } from '../openapi/compile-operations.js';
+import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import type { Fault } from '../common/faults.js';
 import type { StateChange } from './answer-from-state.js';
 import type { Delivery } from './plan-deliveries.js';

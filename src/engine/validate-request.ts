@@ -1,8 +1,9 @@
 // Stage 3: the request against the operation's parameters and body. Every violation is collected
 // before answering, so a client fixing a form sees all of them at once.
 import { isUtf8 } from 'node:buffer';
-import type { CompiledOperation, MediaPlan } from '../openapi/compile-operations.js';
+import type { CompiledOperation, MediaPlan } from '../openapi/compiled-model.js';
 import type { FormPlan } from '../openapi/compile-form.js';
+import { baseMediaType } from '../openapi/media-types.js';
 import { JsonSyntaxError, parseExactJson } from '../common/exact-json.js';
 import { invalid, refuse, type Refusal } from './refusal.js';
 import type { ExactJson, StubRequest } from '../common/plain-http.js';
@@ -107,7 +108,7 @@ function matchMedia(media: MediaPlan[], contentType: string): MediaPlan | null {
 }
 
 function findMedia(media: MediaPlan[], contentType: string): MediaPlan | null {
-  const base = contentType.split(';')[0].trim().toLowerCase();
+  const base = baseMediaType(contentType);
   if (base === '') return null;
   const [type] = base.split('/');
   return (

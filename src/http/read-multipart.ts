@@ -3,12 +3,13 @@
 // Only requests that declare multipart pay for it; the body was already read whole (--max-body).
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
 import type { FormPart, StubRequest } from '../common/plain-http.js';
+import { formKind } from '../openapi/media-types.js';
 
 /** Parts beyond this are not kept (busboy's `partsLimit`), so a body of tiny parts stays cheap. */
 const MAX_PARTS = 1000;
 
 export function isMultipart(contentType: string | string[] | undefined): boolean {
-  return typeof contentType === 'string' && /^\s*multipart\/form-data\s*(;|$)/i.test(contentType);
+  return typeof contentType === 'string' && formKind(contentType) === 'multipart';
 }
 
 /** Sets `request.multipart` (the parts, or why they could not be read), then calls `done` once. */

@@ -3,12 +3,12 @@
 // type, arrays from repeated fields, JSON parts (`encoding.<name>.contentType`) parsed, and
 // `allowReserved: false` enforced on urlencoded values. Compiled once per media type at start-up.
 import type { LoadedDocument } from './load-document.js';
+import type { FormKind } from './media-types.js';
 import type { SchemaCompiler, Validator } from './schema-compiler.js';
 import { deref, isSchema, objectView, schemaTypes, type Schema } from './schema-view.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 import type { FormPart } from '../common/plain-http.js';
 
-export type FormKind = 'urlencoded' | 'multipart';
 
 export interface FormPlan {
   kind: FormKind;
@@ -30,11 +30,6 @@ interface FieldPlan {
 
 /** RFC 3986 reserved characters: with `allowReserved: false` they must arrive percent-encoded. */
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
-
-export function formKind(type: string): FormKind | null {
-  const base = type.split(';')[0].trim().toLowerCase();
-  return base === 'application/x-www-form-urlencoded' ? 'urlencoded' : base === 'multipart/form-data' ? 'multipart' : null;
-}
 
 export function compileForm(spec: LoadedDocument, compiler: SchemaCompiler, kind: FormKind, media: Schema, schemaPointer: string): FormPlan {
   const view = objectView(spec, media.schema);

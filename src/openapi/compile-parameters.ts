@@ -8,7 +8,7 @@ import { followRefs } from './follow-ref.js';
 import { deref as derefSchema, isSchema, schemaTypes, type Schema } from './schema-view.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 import { compileReader, defaultStyle, parseCookies, type ParameterLocation, type ParameterReader, type ParameterSources, type ValueKind } from './parameter-styles.js';
-import { isJsonMediaType } from './compile-operations.js';
+import { isJsonMediaType } from './media-types.js';
 
 type StubHeaders = Record<string, string | string[] | undefined>;
 

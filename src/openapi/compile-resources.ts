@@ -2,7 +2,7 @@
 // whose POST creates and GET lists, and an item path right below it (`/plants/{id}`) whose GET
 // reads, PUT replaces, PATCH merges and DELETE removes. Operations that fit no such pair are left
 // out, and answer as they do without stateful mode.
-import type { CompiledOperation } from './compile-operations.js';
+import type { CompiledOperation } from './compiled-model.js';
 import type { LoadedDocument } from './load-document.js';
 import type { Validator } from './schema-compiler.js';
 import { followRefs } from './follow-ref.js';

@@ -28,11 +28,6 @@ function xmlBuilder(): XMLBuilder {
   return builder;
 }
 
-export function isXmlMediaType(type: string): boolean {
-  const base = type.split(';')[0].trim().toLowerCase();
-  return base === 'application/xml' || base === 'text/xml' || base.endsWith('+xml');
-}
-
 /** A writer for the schema at `schema` (the media type's `schema`, possibly a `$ref`). */
 export function compileXmlWriter(spec: LoadedDocument, schema: unknown): XmlWriter {
   const builder = xmlBuilder();

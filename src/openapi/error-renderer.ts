@@ -8,20 +8,10 @@
 // RFC 9457 problem+json.
 import { STATUS_CODES } from 'node:http';
 import type { LoadedDocument } from './load-document.js';
-import type { ResponsePlan } from './compile-operations.js';
+import type { ErrorRenderer, RenderedError, ResponsePlan } from './compiled-model.js';
 import { deref, objectView, schemaTypes } from './schema-view.js';
 import { documentedResponse } from './documented-response.js';
-
-export interface RenderedError {
-  /** null when the documented response has no content: the answer has no body either. */
-  contentType: string | null;
-  /** A JSON value for JSON media types, the text itself for others, undefined for no body. */
-  body: unknown;
-  /** The documented response's headers with their sample values. */
-  headers: Readonly<Record<string, string>>;
-}
-
-export type ErrorRenderer = (status: number, message: string, violations: string[]) => RenderedError;
+import { isTextMediaType } from './media-types.js';
 
 const MESSAGE_FIELDS = ['message', 'detail', 'details', 'description', 'error_description', 'title', 'reason', 'msg', 'error'];
 
@@ -88,10 +78,6 @@ function documentedBody(plan: ResponsePlan, generate: (schemaPointer: string) =>
   if (!plan.schemaPointer || !plan.validateBody) return null;
   const generated = generate(plan.schemaPointer);
   return plan.validateBody(generated).length === 0 ? { body: generated } : null;
-}
-
-function isTextMediaType(type: string): boolean {
-  return type.toLowerCase().startsWith('text/');
 }
 
 /** A minimal HTML page for an API whose errors are HTML; the message is escaped. */

@@ -38,3 +38,12 @@ export function followRefs(
   }
   return { value: current, pointer: at };
 }
+
+/**
+ * Follows a `$ref` of a path item, parameter, body, header or response to the object it names,
+ * with its pointer; `{}` when the target is not an object.
+ */
+export function followToObject(document: LoadedDocument, value: unknown, pointer: string): { value: Record<string, unknown>; pointer: string } {
+  const target = followRefs(document, value, pointer);
+  return { value: isObject(target.value) ? target.value : {}, pointer: target.pointer };
+}

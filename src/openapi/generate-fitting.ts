@@ -1,7 +1,7 @@
 // Data generated for a response until it fits the response's own schema: random formats and
 // branch picks sometimes break it, and another try with another seed usually does not. Shared by
 // the answer builder (per request) and --strict (once per response at start-up).
-import type { ResponsePlan } from './compile-operations.js';
+import type { ResponsePlan } from './compiled-model.js';
 
 /**
  * How many times data is generated for one answer before the least broken one is used: the first

@@ -1,6 +1,6 @@
 // Coverage: for every operation, which documented statuses and which scenarios a request has
 // exercised since the last reset, so a CI job can show the error paths its client never tried.
-import type { CompiledOperation } from '../openapi/compile-operations.js';
+import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { ScenarioTable } from '../engine/scenario.js';
 import type { StubResponse } from '../engine/stub-response.js';
 
