@@ -1,32 +1,15 @@
 // Stage 4b, stateful mode only: the stored resources answer a request that asked for nothing else
 // (no scenario, Prefer, fault or sticky scenario). The engine only decides: it reads the state it
-// is handed and returns the answer together with the change to make; the layer above applies the
-// change to its store, so no I/O happens here.
+// is handed and returns the answer to build (a `state` choice) together with the change to make;
+// the layer above applies the change to its store, so no I/O happens here.
 import { randomUUID } from 'node:crypto';
-import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
-import type { ResourceAction, ResourceActionKind } from '../openapi/compile-resources.js';
+import type { CompiledOperation } from '../openapi/compiled-model.js';
+import type { ResourceAction } from '../openapi/compile-resources.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import { identityOf, isExactObject, parseExactJson, stringifyExact } from '../common/exact-json.js';
-import type { ExactJson, StubRequest } from '../common/plain-http.js';
-import { fallbackValue, type BuiltResponse } from './build-response.js';
-import { refuse, SELECTION_ERROR_STATUS, type Refusal } from './refusal.js';
-import { checkBody } from './self-check.js';
-
-/** Resource name -> item identity -> the item as JSON text (numbers exact), in insertion order. */
-export type StoredState = ReadonlyMap<string, ReadonlyMap<string, string>>;
-
-/** What a request did to the state: `item` null removes the identity. */
-export interface StateChange {
-  action: ResourceActionKind;
-  resource: string;
-  id: string;
-  item: string | null;
-}
-
-export interface StateAnswer {
-  answer: BuiltResponse;
-  change: StateChange | null;
-}
+import type { ExactJson } from '../common/plain-http.js';
+import type { Choice, Refusal, StateChange, StoredState } from './engine-types.js';
+import { stateRefusals } from './refusals.js';
 
 const NO_ITEMS: ReadonlyMap<string, string> = new Map();
 
@@ -38,16 +21,15 @@ export function answerFromState(
   operation: CompiledOperation,
   action: ResourceAction,
   state: StoredState,
-  request: StubRequest,
   pathParams: Record<string, string>,
   query: URLSearchParams,
   body: ExactJson | null,
-): StateAnswer | Refusal | null {
+): Choice | Refusal | null {
   const plan = operation.success;
   if (!plan) return null;
   const { resource } = action;
   const items = state.get(resource.name) ?? NO_ITEMS;
-  const respond = (value: unknown, change: StateChange | null): StateAnswer => ({ answer: built(operation, plan, request, value), change });
+  const respond = (value: unknown, change: StateChange | null): Choice => ({ kind: 'state', plan, status: plan.status, value, change });
 
   if (action.kind === 'list') {
     let listed = [...items.values()].map(parseItem);
@@ -66,9 +48,7 @@ export function answerFromState(
       id = String(assigned);
     }
     if (items.has(id)) return duplicate(operation, resource.name, resource.idField, id);
-    if (items.size >= MAX_ITEMS_PER_RESOURCE) {
-      return refuse(SELECTION_ERROR_STATUS, `${resource.name} holds ${MAX_ITEMS_PER_RESOURCE} items, the most the stub keeps; delete some (or DELETE /__admin/state)`, { fromStub: true });
-    }
+    if (items.size >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
     return respond(item, { action: 'create', resource: resource.name, id, item: stringifyExact(item, true) });
   }
 
@@ -103,7 +83,6 @@ function objectBody(body: ExactJson | null): Record<string, unknown> | null {
   return isExactObject(value) ? { ...value } : null;
 }
 
-
 /** A schema-valid identity not yet taken: one above the largest integer identity, or a uuid. */
 function newIdentity(kind: 'integer' | 'uuid' | 'string', items: ReadonlyMap<string, string>): number | string {
   if (kind === 'uuid') return randomUUID();
@@ -112,35 +91,14 @@ function newIdentity(kind: 'integer' | 'uuid' | 'string', items: ReadonlyMap<str
   return kind === 'integer' ? largest + 1 : String(largest + 1);
 }
 
-/** The body of an answer from the state: the item (or list) projected onto the documented response. */
-function built(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest, value: unknown): BuiltResponse {
-  const body = plan.project ? plan.project(value, () => fallbackValue(operation, plan, request)) : plan.schemaPointer ? fallbackValue(operation, plan, request) : undefined;
-  const answer: BuiltResponse = {
-    status: plan.status,
-    contentType: plan.contentType,
-    headers: plan.sampleHeaders,
-    body,
-    exact: true,
-    sourceKind: 'state',
-    source: 'state',
-    plan,
-    bodyViolations: null,
-  };
-  // Stored items may come from PUT /__admin/state or an older document: check them like echoes.
-  answer.bodyViolations = checkBody(answer);
-  return answer;
-}
-
 /** A create whose identity is taken: the documented 409, else the documented 400, in the API's own error shape. */
 function duplicate(operation: CompiledOperation, resource: string, idField: string, id: string): Refusal {
-  const message = `${resource}: an item with ${idField} ${id} already exists`;
-  if (operation.responses.has('409')) return refuse(409, message);
-  if (documentedResponse(operation.responses, 400)) return refuse(400, message);
-  return refuse(409, message, { fromStub: true });
+  if (operation.responses.has('409')) return stateRefusals.itemExists(resource, idField, id, 409, true);
+  if (documentedResponse(operation.responses, 400)) return stateRefusals.itemExists(resource, idField, id, 400, true);
+  return stateRefusals.itemExists(resource, idField, id, 409, false);
 }
 
 /** An identity the state does not hold: the documented 404, else problem+json. */
 function notFound(operation: CompiledOperation, resource: string, idParam: string, id: string): Refusal {
-  const message = `${resource}: no item with ${idParam} ${id}`;
-  return refuse(404, message, { fromStub: documentedResponse(operation.responses, 404) === null });
+  return stateRefusals.noItem(resource, idParam, id, documentedResponse(operation.responses, 404) !== null);
 }

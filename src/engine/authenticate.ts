@@ -1,6 +1,7 @@
 // Stage 2: security. The operation's requirement was compiled at start-up into a check
 // (openapi/compile-security.ts); this stage only runs it and turns a refusal into a 401.
-import { refuse, type Refusal } from './refusal.js';
+import type { Refusal } from './engine-types.js';
+import { authRefusals } from './refusals.js';
 import type { SecurityCheck } from '../openapi/compile-security.js';
 import type { StubRequest } from '../common/plain-http.js';
 
@@ -8,5 +9,5 @@ import type { StubRequest } from '../common/plain-http.js';
 export function authenticate(check: SecurityCheck, request: StubRequest, query: URLSearchParams): Refusal | null {
   const denied = check(request, query);
   if (!denied) return null;
-  return refuse(401, denied.message, { headers: denied.challenge ? { 'www-authenticate': denied.challenge } : {} });
+  return authRefusals.unauthenticated(denied.message, denied.challenge);
 }

@@ -1,32 +1,16 @@
 // Stage 5: the body of the chosen response. Echo projects the request onto the response schema,
 // an example is served as documented, generated data comes from the schema (seeded per request),
-// a scenario serves its fixture. Numbers keep their exact text on the way out. The builder owns
+// a scenario serves its fixture, an answer from the state projects the stored item. Numbers keep their exact text on the way out. The builder owns
 // the fallbacks: an echo its response schema rejects (the request's shapes did not fit this
 // document's response) becomes the documented example, else generated data; generated data its
 // own schema rejects is generated again, a bounded number of times (openapi/generate-fitting.ts).
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
-import type { Choice, SourceKind } from './select-response.js';
+import type { BuiltResponse, Choice, SourceKind } from './engine-types.js';
 import { headerSafe } from '../openapi/header-value.js';
 import { generateFitting } from '../openapi/generate-fitting.js';
-import { checkBody } from './self-check.js';
+import { checkBody } from './check-body.js';
+import { defaultExampleName, exampleOrGenerated } from './example-or-generated.js';
 import type { ExactJson, StubRequest } from '../common/plain-http.js';
-
-export interface BuiltResponse {
-  status: number;
-  contentType: string | null;
-  headers: Record<string, string>;
-  /** The body value; may hold LosslessNumber leaves when `exact` is true. undefined: no body. */
-  body: unknown;
-  exact: boolean;
-  /** What made the body; fixture and example bodies were checked against the spec at start-up. */
-  sourceKind: SourceKind;
-  /** The X-Mock-Scenario value: the scenario name, `example:<name>`, `echo` or `generated`. */
-  source: string;
-  /** The documented response this answer is; null for a scenario whose status is undocumented. */
-  plan: ResponsePlan | null;
-  /** The body's violations of its schema when the builder already checked it (echoes), else null. */
-  bodyViolations: string[] | null;
-}
 
 export function buildResponse(operation: CompiledOperation, choice: Choice, request: StubRequest, body: ExactJson | null): BuiltResponse {
   switch (choice.kind) {
@@ -50,15 +34,23 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
       return generatedAnswer(operation, choice.plan, choice.status, request, choice.dynamic);
     case 'echo':
       return echoOrFallback(operation, choice.plan, choice.status, request, body!);
+    case 'state':
+      return fromState(operation, choice.plan, request, choice.value);
   }
+}
+
+/** The body of an answer from the state: the item (or list) projected onto the documented response. */
+function fromState(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest, value: unknown): BuiltResponse {
+  const body = plan.project ? plan.project(value, () => fallbackValue(operation, plan, request)) : plan.schemaPointer ? fallbackValue(operation, plan, request) : undefined;
+  const answer: BuiltResponse = { ...built(plan, plan.status, body, 'state', 'state'), exact: true };
+  // Stored items may come from PUT /__admin/state or an older document: check them like echoes.
+  answer.bodyViolations = checkBody(answer);
+  return answer;
 }
 
 function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest, body: ExactJson): BuiltResponse {
   const source = body.exact ?? body.value;
-  const answerWithout = () => {
-    const first = plan.examples.keys().next();
-    return first.done ? generatedAnswer(operation, plan, status, request, false) : exampleAnswer(plan, status, first.value);
-  };
+  const answerWithout = () => buildResponse(operation, exampleOrGenerated(plan, status), request, null);
   // A body that shares no field with the answer (`{merchantAccount}` asking for payment methods)
   // would echo as `{}`: the documented example (else generated data) answers instead.
   if (!plan.project!.takesFrom(source)) return answerWithout();
@@ -73,9 +65,9 @@ function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status
 }
 
 /** What fills a required field the request does not hold: the first example, else generated data. */
-export function fallbackValue(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
-  const example = plan.examples.values().next();
-  return example.done ? generated(operation, plan, requestKey(request), false) : example.value;
+function fallbackValue(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
+  const name = defaultExampleName(plan);
+  return name === null ? generated(operation, plan, requestKey(request), false) : plan.examples.get(name);
 }
 
 function exampleAnswer(plan: ResponsePlan, status: number, name: string): BuiltResponse {

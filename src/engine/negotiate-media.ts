@@ -5,12 +5,13 @@
 import Negotiator from 'negotiator';
 import { isJsonMediaType, isXmlMediaType } from '../openapi/media-types.js';
 import type { ResponsePlan } from '../openapi/compiled-model.js';
-import { refuse, type Refusal } from './refusal.js';
-import type { Choice } from './select-response.js';
+import type { Choice, Refusal } from './engine-types.js';
+import { selectionRefusals } from './refusals.js';
 
 export function negotiateMedia(choice: Choice, accept: string | string[] | undefined): Choice | Refusal {
-  // A scenario is its fixture's own answer; the client asked for it by name.
-  if (choice.kind === 'scenario') return choice;
+  // A scenario is its fixture's own answer; the client asked for it by name. An answer from the
+  // stored resources is the success response as the state holds it.
+  if (choice.kind === 'scenario' || choice.kind === 'state') return choice;
   const { plan } = choice;
   const header = Array.isArray(accept) ? accept.join(', ') : accept;
   // No content documented (a 204): nothing to negotiate, whatever the client accepts.
@@ -20,12 +21,7 @@ export function negotiateMedia(choice: Choice, accept: string | string[] | undef
   // A named example lives in one media type: the best acceptable one that has it.
   const variant = named === null ? ranked[0] : ranked.find((candidate) => hasExample(candidate, named));
   if (variant === undefined) {
-    const documented = plan.variants.map((v) => v.contentType);
-    const what = named === null ? '' : ` with an example "${named}"`;
-    return refuse(406, `no documented media type${what} of this response is acceptable for Accept: ${header}; documented: ${documented.join(', ')}`, {
-      fromStub: true,
-      extra: { documentedMediaTypes: documented },
-    });
+    return selectionRefusals.notAcceptable(named, header, plan.variants.map((v) => v.contentType));
   }
   if (variant === plan) return choice;
   return onVariant(choice, variant);

@@ -4,8 +4,10 @@
 import type { CompiledSpec } from '../openapi/compiled-model.js';
 import { buildResponse } from './build-response.js';
 import { authenticate } from './authenticate.js';
-import { bodyTooLarge, isRefusal, refusalResponse } from './refusal.js';
-import { readSelection, type Selection } from './read-selection.js';
+import { isRefusal, refusalResponse } from './refusal.js';
+import { requestRefusals } from './refusals.js';
+import { readSelection } from './read-selection.js';
+import type { Selection, StoredState } from './engine-types.js';
 import { route } from './route.js';
 import type { ScenarioTable } from './scenario.js';
 import { selectResponse } from './select-response.js';
@@ -14,7 +16,8 @@ import { negotiateMedia } from './negotiate-media.js';
 import { selfCheck } from './self-check.js';
 import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
-import { answerFromState, type StoredState } from './answer-from-state.js';
+import { answerFromState } from './answer-from-state.js';
+import { isSuccessStatus } from '../openapi/success-rule.js';
 import type { Resources } from '../openapi/compile-resources.js';
 import { planDeliveries } from './plan-deliveries.js';
 import type { StubRequest } from '../common/plain-http.js';
@@ -48,7 +51,7 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   // 1. Route: which operation, or 404 / 405. A body over the size limit is refused first, in the
   //    operation's own error shape when one matched: the rest of it was never read.
   const routed = route(state.compiled.routes, request);
-  if (request.bodyLimitExceeded !== undefined) return refusalResponse(bodyTooLarge(request.bodyLimitExceeded), isRefusal(routed) ? null : routed.operation);
+  if (request.bodyLimitExceeded !== undefined) return refusalResponse(requestRefusals.bodyTooLarge(request.bodyLimitExceeded), isRefusal(routed) ? null : routed.operation);
   if (isRefusal(routed)) return refusalResponse(routed, null);
   const { operation, pathParams } = routed;
   const query = request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery);
@@ -71,23 +74,23 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
     ? matchScenario(scenarios, { pathParams, query, headers: request.headers, body: body?.value }) : null;
   //    Stateful mode: the stored resources answer a request that asked for nothing else.
   const action = stored && state.resources?.actions.get(operation.key);
-  const fromState = action && !matched && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, request, pathParams, query, body) : null;
+  const fromState = action && !matched && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, pathParams, query, body) : null;
   if (isRefusal(fromState)) return refusalResponse(fromState, operation);
   const selected = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null, matched);
   if (isRefusal(selected)) return refusalResponse(selected, operation);
   //    Then the media type the client accepts, among those the chosen response documents.
-  const choice = 'answer' in selected ? selected : negotiateMedia(selected, request.headers.accept);
+  const choice = negotiateMedia(selected, request.headers.accept);
   if (isRefusal(choice)) return refusalResponse(choice, operation);
 
   // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
-  const answer = 'answer' in choice ? choice.answer : buildResponse(operation, choice, request, body);
+  const answer = buildResponse(operation, choice, request, body);
   const problems = selfCheck(answer, operation.key);
 
-  const scenario = 'kind' in choice && choice.kind === 'scenario' ? choice.scenario : null;
+  const scenario = choice.kind === 'scenario' ? choice.scenario : null;
   const fault = selection.fault ?? scenario?.fault ?? undefined;
   // 7. What goes out once a successful answer is sent: webhooks the fixtures name, callbacks.
   const fired = webhooksToFire(state.triggers?.get(operation.key), scenario?.webhooks);
-  const sendsOut = (fired.length > 0 || operation.callbacks.length > 0) && answer.status >= 200 && answer.status < 300 && fault === undefined;
+  const sendsOut = (fired.length > 0 || operation.callbacks.length > 0) && isSuccessStatus(answer.status) && fault === undefined;
   const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.source };
   if (answer.body !== undefined && answer.contentType) headers['content-type'] = answer.contentType;
   return {
@@ -103,7 +106,7 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
     fromStub: false,
     fault,
     deliveries: sendsOut ? planDeliveries(state.compiled.webhooks, fired, operation, request, body, pathParams, query) : undefined,
-    stateChange: 'change' in choice ? choice.change : null,
+    stateChange: choice.kind === 'state' ? choice.change : null,
   };
 }
 

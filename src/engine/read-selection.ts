@@ -3,23 +3,12 @@
 // query selectors (`?__code=404`, `?__example=cat`, `?__dynamic=true`) are aliases of the Prefer
 // preferences of the same names, so clients written against Prism work unchanged; where both are
 // sent, the Prefer header wins.
-import { refuse, SELECTION_ERROR_STATUS, type Refusal } from './refusal.js';
-import { FAULTS, isFault, type Fault } from '../common/faults.js';
+import type { Refusal, Selection } from './engine-types.js';
+import { selectionRefusals } from './refusals.js';
+import { FAULTS, isFault } from '../common/faults.js';
 import type { StubRequest } from '../common/plain-http.js';
 
 export const MAX_DELAY_MS = 60_000;
-
-export interface Selection {
-  scenario: string | null;
-  /** Prefer: code=N */
-  code: number | null;
-  /** Prefer: example=NAME */
-  example: string | null;
-  /** Prefer: dynamic=true */
-  dynamic: boolean;
-  delayMs: number | null;
-  fault: Fault | null;
-}
 
 const NONE: Selection = { scenario: null, code: null, example: null, dynamic: false, delayMs: null, fault: null };
 
@@ -36,14 +25,14 @@ export function readSelection(request: StubRequest, query: URLSearchParams): Sel
   if (scenario === undefined && prefer === undefined && delay === undefined && fault === undefined && selectors.length === 0) return NONE;
 
   // A header that is there but blank is a mistake to report, not a request for the default answer.
-  if (scenario !== undefined && scenario.trim() === '') return selectionError('X-Mock-Scenario is empty; name a scenario (GET /__admin/scenarios lists them)');
+  if (scenario !== undefined && scenario.trim() === '') return selectionRefusals.emptyScenarioHeader();
   const selection: Selection = { ...NONE, scenario: scenario?.trim() ?? null };
   const preferred = [...preferences(prefer)];
   // A query selector counts only where the Prefer header did not say the same thing.
   const asked = [...preferred, ...selectors.filter(([name]) => !preferred.some(([given]) => given === name))];
   for (const [name, value] of asked) {
     if (name === 'code') {
-      if (!/^[1-5]\d\d$/.test(value)) return selectionError(`Prefer: code=${value} is not an HTTP status code`);
+      if (!/^[1-5]\d\d$/.test(value)) return selectionRefusals.notAStatusCode(value);
       selection.code = Number(value);
     } else if (name === 'example') selection.example = value;
     else if (name === 'dynamic') selection.dynamic = value === 'true';
@@ -52,13 +41,13 @@ export function readSelection(request: StubRequest, query: URLSearchParams): Sel
     // Digits only: Number() would also read `1e3`, `0x10` and `+5` as delays.
     const ms = /^\d+$/.test(delay.trim()) ? Number(delay.trim()) : NaN;
     if (Number.isNaN(ms) || ms > MAX_DELAY_MS) {
-      return selectionError(`X-Mock-Delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}, got "${delay}"`);
+      return selectionRefusals.badDelay(delay, MAX_DELAY_MS);
     }
     selection.delayMs = ms;
   }
   if (fault !== undefined) {
     const name = fault.trim().toLowerCase();
-    if (!isFault(name)) return selectionError(`X-Mock-Fault must be one of ${FAULTS.join(', ')}, got "${fault}"`);
+    if (!isFault(name)) return selectionRefusals.badFault(fault, FAULTS);
     selection.fault = name;
   }
   return selection;
@@ -125,8 +114,4 @@ function querySelectors(query: URLSearchParams): Array<[string, string]> {
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function selectionError(message: string): Refusal {
-  return refuse(SELECTION_ERROR_STATUS, message, { fromStub: true });
 }

@@ -1,5 +1,5 @@
-// Errors are data: a stage that refuses a request returns a Refusal, and `refusalResponse` is the
-// one place that turns it into HTTP. Refusals of the API's contract (401, 400, 413, 415, 422)
+// Errors are data: a stage that refuses a request returns a Refusal (named in refusals.ts), and
+// `refusalResponse` is the one place that turns it into HTTP. Refusals of the API's contract (401, 400, 413, 415, 422)
 // follow the operation's documented error response (shape, media type, headers); refusals of the
 // stub itself (404, 405, unknown scenario) are problem+json, since the API does not describe them.
 import type { CompiledOperation } from '../openapi/compiled-model.js';
@@ -8,18 +8,7 @@ import { problem } from '../openapi/error-renderer.js';
 import type { RenderedError } from '../openapi/compiled-model.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import type { StubResponse } from './stub-response.js';
-
-export interface Refusal {
-  refusal: true;
-  status: number;
-  message: string;
-  violations: string[];
-  /** True when the answer is the stub's own (routing, selection), never the API's documented error. */
-  fromStub?: boolean;
-  headers?: Record<string, string>;
-  /** Extra problem+json members, e.g. the known scenario names. */
-  extra?: Record<string, unknown>;
-}
+import type { Refusal } from './engine-types.js';
 
 /**
  * The status of a selection the stub cannot honour (unknown scenario or example, undocumented
@@ -31,11 +20,6 @@ export const SELECTION_ERROR_STATUS = 422;
 
 export function refuse(status: number, message: string, options: Partial<Omit<Refusal, 'refusal' | 'status' | 'message'>> = {}): Refusal {
   return { refusal: true, status, message, violations: options.violations ?? [], ...options };
-}
-
-/** A request that broke the contract: message is the violations, joined as the API's error text. */
-export function invalid(violations: string[], status = 400): Refusal {
-  return refuse(status, violations.join('; '), { violations });
 }
 
 export function isRefusal(value: unknown): value is Refusal {
@@ -69,9 +53,4 @@ function namedExample(operation: CompiledOperation, status: number, name: string
   const plan = documentedResponse(operation.responses, status);
   const value = plan?.examples.get(name) ?? plan?.brokenExamples.get(name);
   return plan && value !== undefined ? { contentType: plan.contentType, body: value, headers: plan.sampleHeaders } : null;
-}
-
-/** The refusal of a body over the size limit; the adapter stopped reading it. */
-export function bodyTooLarge(limit: number): Refusal {
-  return refuse(413, `the request body is larger than ${limit} bytes`, { headers: { connection: 'close' } });
 }

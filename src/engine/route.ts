@@ -2,7 +2,8 @@
 // on a known path is 405 with the Allow list derived from the route table.
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { RouteTable } from '../openapi/route-table.js';
-import { refuse, type Refusal } from './refusal.js';
+import type { Refusal } from './engine-types.js';
+import { routeRefusals } from './refusals.js';
 import type { StubRequest } from '../common/plain-http.js';
 
 export interface Routed {
@@ -16,13 +17,10 @@ export function route(routes: RouteTable<CompiledOperation>, request: StubReques
     case 'operation':
       return { operation: match.operation, pathParams: match.pathParams };
     case 'method-not-allowed':
-      return refuse(405, `${request.method} is not allowed on ${request.path}; allowed: ${match.allow.join(', ')}`, {
-        fromStub: true,
-        headers: { allow: match.allow.join(', ') },
-      });
+      return routeRefusals.methodNotAllowed(request.method, request.path, match.allow);
     case 'bad-path':
-      return refuse(400, match.reason, { fromStub: true });
+      return routeRefusals.badPath(match.reason);
     case 'not-found':
-      return refuse(404, `no operation of the spec matches ${request.method} ${request.path}`, { fromStub: true });
+      return routeRefusals.noOperation(request.method, request.path);
   }
 }

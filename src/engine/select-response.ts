@@ -3,21 +3,12 @@
 // satisfies, then the default: the documented success response (else the first documented one),
 // echoing the request where it has a body.
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
-import { refuse, SELECTION_ERROR_STATUS, type Refusal } from './refusal.js';
 import { documentedResponse } from '../openapi/documented-response.js';
-import type { Selection } from './read-selection.js';
+import { isSuccessResponse } from '../openapi/success-rule.js';
+import type { Choice, Refusal, Selection } from './engine-types.js';
 import type { Scenario } from './scenario.js';
-
-/** What makes an answer's body: a fixture, a documented example, generated data, the request echoed, or the stored resources (stateful mode). */
-export type SourceKind = 'scenario' | 'example' | 'generated' | 'echo' | 'state';
-
-export type Choice =
-  | { kind: 'scenario'; scenario: Scenario; plan: ResponsePlan | null }
-  /** `asked`: the client named the example (Prefer: example); else it is the response's first. */
-  | { kind: 'example'; plan: ResponsePlan; status: number; name: string; asked: boolean }
-  /** `dynamic`: Prefer: dynamic=true, data generated from the schema alone, its example values set aside. */
-  | { kind: 'generated'; plan: ResponsePlan; status: number; dynamic: boolean }
-  | { kind: 'echo'; plan: ResponsePlan; status: number };
+import { exampleOrGenerated } from './example-or-generated.js';
+import { selectionRefusals } from './refusals.js';
 
 export function selectResponse(
   operation: CompiledOperation,
@@ -30,11 +21,7 @@ export function selectResponse(
   if (selection.scenario !== null) {
     const scenario = scenarios?.get(selection.scenario);
     if (!scenario) {
-      const known = [...(scenarios?.keys() ?? [])];
-      return refuse(SELECTION_ERROR_STATUS, `unknown scenario "${selection.scenario}" for ${operation.key}; known scenarios: ${known.join(', ') || 'none'}`, {
-        fromStub: true,
-        extra: { knownScenarios: known },
-      });
+      return selectionRefusals.unknownScenario(selection.scenario, operation.key, [...(scenarios?.keys() ?? [])]);
     }
     return { kind: 'scenario', scenario, plan: documentedResponse(operation.responses, scenario.status) };
   }
@@ -45,44 +32,35 @@ export function selectResponse(
   if (selection.example !== null) return byExampleName(operation, scenarios, selection.example);
   const success = operation.success;
   if (selection.dynamic) {
-    if (!success) return noSuccess(operation);
+    if (!success) return selectionRefusals.noSuccess(operation.key);
     return { kind: 'generated', plan: success, status: success.status, dynamic: true };
   }
   const stickyScenario = sticky === null ? undefined : scenarios?.get(sticky);
   if (stickyScenario) return { kind: 'scenario', scenario: stickyScenario, plan: documentedResponse(operation.responses, stickyScenario.status) };
   if (matched) return { kind: 'scenario', scenario: matched, plan: documentedResponse(operation.responses, matched.status) };
-  if (!success) return noSuccess(operation);
+  if (!success) return selectionRefusals.noSuccess(operation.key);
   return defaultChoice(success, hasJsonBody);
 }
 
 function defaultChoice(plan: ResponsePlan, hasJsonBody: boolean): Choice {
   // Only a success echoes the request: an operation whose first documented answer is a 401 or a
   // 302 answers that as documented, not with the request poured into it.
-  const succeeds = plan.key.startsWith('2') || plan.key === 'default';
-  if (hasJsonBody && plan.project && succeeds) return { kind: 'echo', plan, status: plan.status };
-  const first = plan.examples.keys().next();
-  if (!first.done) return { kind: 'example', plan, status: plan.status, name: first.value, asked: false };
-  return { kind: 'generated', plan, status: plan.status, dynamic: false };
+  if (hasJsonBody && plan.project && isSuccessResponse(plan)) return { kind: 'echo', plan, status: plan.status };
+  return exampleOrGenerated(plan, plan.status);
 }
 
 /** Prefer: code=N -> a fixture with that status, else the documented response's example, else generated. */
 function byStatus(operation: CompiledOperation, scenarios: ReadonlyMap<string, Scenario> | undefined, status: number): Choice | Refusal {
   const plan = documentedResponse(operation.responses, status);
   if (!plan) {
-    const documented = [...operation.responses.keys()];
-    return refuse(SELECTION_ERROR_STATUS, `Prefer: code=${status} is not documented for ${operation.key}; documented statuses: ${documented.join(', ')}`, {
-      fromStub: true,
-      extra: { documentedStatuses: documented },
-    });
+    return selectionRefusals.undocumentedCode(status, operation.key, [...operation.responses.keys()]);
   }
   // A fixture that scripts latency or a fault is only served when asked for by name: asking for a
   // status should not bring a silent three-second wait or a dropped connection.
   for (const scenario of scenarios?.values() ?? []) {
     if (scenario.status === status && !scenario.delayMs && scenario.fault === null) return { kind: 'scenario', scenario, plan };
   }
-  const first = plan.examples.keys().next();
-  if (!first.done) return { kind: 'example', plan, status, name: first.value, asked: false };
-  return { kind: 'generated', plan, status, dynamic: false };
+  return exampleOrGenerated(plan, status);
 }
 
 /** Prefer: code=N, example=NAME -> that status's example of that name, else a scenario of that name and status. */
@@ -94,10 +72,7 @@ function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<st
   const scenario = scenarios?.get(name);
   if (scenario && scenario.status === status) return { kind: 'scenario', scenario, plan };
   const known = [...mediaOf(plan).flatMap((v) => [...v.examples.keys()]), ...[...(scenarios?.values() ?? [])].filter((s) => s.status === status).map((s) => s.name)];
-  return refuse(SELECTION_ERROR_STATUS, `no example or scenario "${name}" answers ${status} for ${operation.key}; known for ${status}: ${known.join(', ') || 'none'}`, {
-    fromStub: true,
-    extra: { knownExamples: known },
-  });
+  return selectionRefusals.nothingNamedForStatus(name, status, operation.key, known);
 }
 
 /** Prefer: example=NAME -> a named example of any documented response, else a scenario of that name. */
@@ -110,10 +85,7 @@ function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<stri
   const scenario = scenarios?.get(name);
   if (scenario) return { kind: 'scenario', scenario, plan: documentedResponse(operation.responses, scenario.status) };
   const known = [...new Set([...ordered.flatMap((plan) => mediaOf(plan).flatMap((v) => [...v.examples.keys()])), ...(scenarios?.keys() ?? [])])];
-  return refuse(SELECTION_ERROR_STATUS, `unknown example "${name}" for ${operation.key}; known examples and scenarios: ${known.join(', ') || 'none'}`, {
-    fromStub: true,
-    extra: { knownExamples: known },
-  });
+  return selectionRefusals.unknownExample(name, operation.key, known);
 }
 
 /**
@@ -127,8 +99,4 @@ function withExample(plan: ResponsePlan, name: string): ResponsePlan | undefined
 /** The response's media types, its default one first. */
 function mediaOf(plan: ResponsePlan): ResponsePlan[] {
   return [plan, ...plan.variants.filter((variant) => variant !== plan)];
-}
-
-function noSuccess(operation: CompiledOperation): Refusal {
-  return refuse(SELECTION_ERROR_STATUS, `${operation.key} documents no success response to serve; choose one with Prefer: code=<status>`, { fromStub: true });
 }

@@ -1,16 +1,17 @@
-// Stage 6: the stub checks its own answer against the spec before sending it: the status is
-// documented for the operation, the body fits that status's schema, documented required headers
+// Stage 6, called once by the pipeline: the stub checks its own answer against the spec before
+// sending it: the status is documented for the operation, the body fits that status's schema, documented required headers
 // are present and valid. It only checks: findings are returned, logged loudly and journaled,
 // never hidden, and the answer is sent as built.
-import type { BuiltResponse } from './build-response.js';
-import { toPlain } from '../common/exact-json.js';
+import type { BuiltResponse } from './engine-types.js';
+import { checkBody } from './check-body.js';
 
 export function selfCheck(response: BuiltResponse, operationKey: string): string[] {
   const { plan } = response;
   if (!plan) return [`status ${response.status} is not documented for ${operationKey}`];
   const problems: string[] = [];
   // Fixture and example bodies were validated when the server started; echoes and generated
-  // data are what can break the schema per request. The builder already checked echoes.
+  // data are what can break the schema per request. The builder already checked echoes (to
+  // choose their fallback) and answers from the state.
   if (response.bodyViolations) problems.push(...response.bodyViolations);
   else if (response.sourceKind === 'generated') problems.push(...checkBody(response));
   for (const header of plan.headers) {
@@ -22,13 +23,4 @@ export function selfCheck(response: BuiltResponse, operationKey: string): string
     }
   }
   return problems;
-}
-
-/** The body's violations of its documented schema (none when the response documents no schema). */
-export function checkBody(answer: BuiltResponse): string[] {
-  const validate = answer.plan?.validateBody;
-  if (!validate) return [];
-  if (answer.body === undefined) return ['/: the documented response body is missing'];
-  const { value, rawNumbers } = answer.exact ? toPlain(answer.body) : { value: answer.body, rawNumbers: undefined };
-  return validate(value, rawNumbers);
 }

@@ -3,7 +3,7 @@
 // has to route or match statuses again.
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import type { Fault } from '../common/faults.js';
-import type { StateChange } from './answer-from-state.js';
+import type { StateChange } from './engine-types.js';
 import type { Delivery } from './plan-deliveries.js';
 
 export interface StubResponse {

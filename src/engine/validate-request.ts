@@ -5,7 +5,8 @@ import type { CompiledOperation, MediaPlan } from '../openapi/compiled-model.js'
 import type { FormPlan } from '../openapi/compile-form.js';
 import { baseMediaType } from '../openapi/media-types.js';
 import { JsonSyntaxError, parseExactJson } from '../common/exact-json.js';
-import { invalid, refuse, type Refusal } from './refusal.js';
+import type { Refusal } from './engine-types.js';
+import { requestRefusals } from './refusals.js';
 import type { ExactJson, StubRequest } from '../common/plain-http.js';
 
 /** A form body: read into an object (multipart parts come parsed from the adapter), then validated. */
@@ -21,7 +22,7 @@ function readForm(form: FormPlan, request: StubRequest, violations: string[]): v
 }
 
 function unsupported(violations: string[]): Refusal {
-  return refuse(415, violations.join('; '), { violations });
+  return requestRefusals.unsupportedMediaType(violations);
 }
 
 function hasBom(body: Buffer): boolean {
@@ -40,7 +41,7 @@ export function validateRequest(
   // A body the operation cannot take at all is 415 (RFC 9110 §15.5.16), naming what it takes.
   if (typeof media === 'string') return unsupported([...violations, media]);
   const body = operation.body ? readBody(operation.body.required, media, request, violations) : null;
-  return violations.length > 0 ? invalid(violations, operation.invalidStatus) : body;
+  return violations.length > 0 ? requestRefusals.invalid(violations, operation.invalidStatus) : body;
 }
 
 /**

@@ -7,7 +7,8 @@ import { performance } from 'node:perf_hooks';
 import type { Stub } from '../stub/stub.js';
 import type { StubRequest } from '../common/plain-http.js';
 import type { StubResponse } from '../engine/stub-response.js';
-import { refuse, refusalResponse } from '../engine/refusal.js';
+import { refusalResponse } from '../engine/refusal.js';
+import { serverRefusals } from '../engine/refusals.js';
 import { applyCors, isPreflight, answerPreflight } from './cors.js';
 import { MAX_OWED, type InFlight } from './in-flight.js';
 import { readBody } from './read-body.js';
@@ -75,7 +76,7 @@ function answer({ stub, request }: Exchange): StubResponse | Promise<StubRespons
 /** A bug of ours must still not leak internals: log it, answer a plain problem. */
 function internalError(request: StubRequest, error: unknown): StubResponse {
   process.stderr.write(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? error}\n`);
-  return refusalResponse(refuse(500, 'the stub failed to handle this request; see its log', { fromStub: true }), null);
+  return refusalResponse(serverRefusals.internalError(), null);
 }
 
 /** The one exit: every answer, refusal or fault leaves through here and is recorded once. */
@@ -83,7 +84,7 @@ function deliver(exchange: Exchange, response: StubResponse): void {
   const { res, settings } = exchange;
   const owes = response.delayMs > 0 || response.fault === 'timeout';
   if (owes && settings.inFlight.full) {
-    return send(exchange, refusalResponse(refuse(429, `more than ${MAX_OWED} delayed or held answers are already waiting; retry later`, { fromStub: true, headers: { 'retry-after': '1' } }), null));
+    return send(exchange, refusalResponse(serverRefusals.tooManyOwed(MAX_OWED), null));
   }
   if (response.delayMs > 0) {
     // A client that gives up on a slow answer is still a request its test may want to see.

@@ -3,7 +3,7 @@
 // journal or coverage, or for an admin change on every worker, by asking each worker in turn.
 // Each worker keeps recording its own requests: the hot path sends nothing over IPC.
 import { readFileSync } from 'node:fs';
-import type { StateChange } from '../engine/answer-from-state.js';
+import type { StateChange } from '../engine/engine-types.js';
 import { ClusterLink, type Send } from './cluster-link.js';
 import { fromEntries, LocalStateStore, toEntries, type StateEntries } from './state-store.js';
 import { StateFileWriter } from './state-file.js';

@@ -6,7 +6,7 @@ import type { CoverageCounts } from '../record/coverage.js';
 import type { ClusterLink } from './cluster-link.js';
 import { LinkedStateStore } from './linked-state-store.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
-import type { StoredState } from '../engine/answer-from-state.js';
+import type { StoredState } from '../engine/engine-types.js';
 import { toEntries } from './state-store.js';
 
 export class ClusterWhole implements WholeServer {

@@ -1,6 +1,6 @@
 // --workers N with stateful mode: a worker's store is the cluster primary's, asked over IPC, so
 // every worker reads and changes one set of resources.
-import type { StateChange, StoredState } from '../engine/answer-from-state.js';
+import type { StateChange, StoredState } from '../engine/engine-types.js';
 import type { ClusterLink } from './cluster-link.js';
 import { fromEntries, toEntries, type StateEntries, type StateStore } from './state-store.js';
 

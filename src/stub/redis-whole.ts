@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/config-error.js';
-import type { StateChange, StoredState } from '../engine/answer-from-state.js';
+import type { StateChange, StoredState } from '../engine/engine-types.js';
 import type { StubResponse } from '../engine/stub-response.js';
 import type { CoverageCounts } from '../record/coverage.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';

@@ -3,7 +3,7 @@
 // they were created. Read back (PUT /__admin/state, a state file) every item is checked against
 // the document: known resource, an object valid for its create body, with an identity, once.
 import type { Resources } from '../openapi/compile-resources.js';
-import type { StoredState } from '../engine/answer-from-state.js';
+import type { StoredState } from '../engine/engine-types.js';
 import { identityOf, isExactObject, parseExactJson, stringifyExact, toPlain } from '../common/exact-json.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 

@@ -5,7 +5,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { ConfigError } from '../config/config-error.js';
 import type { Resources } from '../openapi/compile-resources.js';
-import type { StoredState } from '../engine/answer-from-state.js';
+import type { StoredState } from '../engine/engine-types.js';
 import { stateFromJson, stateToJson } from './state-document.js';
 
 /** How long after a change the file is written: changes within it are written together. */

@@ -2,7 +2,7 @@
 // change its answer makes; a store hands out the first and applies the second. This one keeps them
 // in this process, so reading costs nothing and an applied change is seen by the next request.
 // Stores shared with other processes (the cluster primary, Redis) implement the same interface.
-import type { StateChange, StoredState } from '../engine/answer-from-state.js';
+import type { StateChange, StoredState } from '../engine/engine-types.js';
 
 export interface StateStore {
   /** The resources now; a store in this process answers at once, so the request never waits. */

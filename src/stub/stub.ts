@@ -18,7 +18,7 @@ import type { StubResponse } from '../engine/stub-response.js';
 import { watchFiles, type FileWatch, type WatchTargets } from './watch-files.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { compileResources } from '../openapi/compile-resources.js';
-import type { StoredState } from '../engine/answer-from-state.js';
+import type { StoredState } from '../engine/engine-types.js';
 import { LocalStateStore, type StateStore } from './state-store.js';
 import { checkStateFile, readStateFile, StateFileWriter } from './state-file.js';
 import { stateFromJson, stateToJson } from './state-document.js';
@@ -26,7 +26,8 @@ import type { ClusterLink } from './cluster-link.js';
 import { ClusterWhole } from './cluster-whole.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 import { stringifyExact } from '../common/exact-json.js';
-import { refuse, refusalResponse } from '../engine/refusal.js';
+import { refusalResponse } from '../engine/refusal.js';
+import { serverRefusals } from '../engine/refusals.js';
 import { Outbound, type DeliveryOutcome } from '../deliver/outbound.js';
 import { requestFor } from '../engine/plan-deliveries.js';
 import { parseExactJson } from '../common/exact-json.js';
@@ -405,6 +406,5 @@ async function loadState(options: ResolvedOptions, log: (line: string) => void, 
 
 /** A shared store (Redis) that did not answer: the client may retry; the outage itself is logged once. */
 function storeUnavailable(error: unknown): StubResponse {
-  const message = `the state store did not answer (${(error as Error).message ?? String(error)}); retry when it is back`;
-  return refusalResponse(refuse(503, message, { fromStub: true, headers: { 'retry-after': '1' } }), null);
+  return refusalResponse(serverRefusals.storeUnavailable((error as Error).message ?? String(error)), null);
 }

@@ -7,7 +7,7 @@ import { compileSpec } from '../../src/openapi/compile-operations.js';
 import { compileResources } from '../../src/openapi/compile-resources.js';
 import { loadGeneratorLibraries } from '../../src/generate/generator-libraries.js';
 import { handleRequest, type EngineState } from '../../src/engine/pipeline.js';
-import type { StoredState } from '../../src/engine/answer-from-state.js';
+import type { StoredState } from '../../src/engine/engine-types.js';
 import type { StubRequest } from '../../src/common/plain-http.js';
 
 const SPEC = join(import.meta.dirname, '..', 'specs', 'plant-store-full.yaml');

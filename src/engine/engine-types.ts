@@ -1,0 +1,74 @@
+// The values the engine's stages hand each other, in one file of types so that no stage imports
+// another for its types: a refusal, the client's selection, the chosen answer, the built body,
+// and stateful mode's stored resources and changes. (The engine's output, StubResponse, is in
+// stub-response.ts.)
+import type { ResponsePlan } from '../openapi/compiled-model.js';
+import type { ResourceActionKind } from '../openapi/compile-resources.js';
+import type { Fault } from '../common/faults.js';
+import type { Scenario } from './scenario.js';
+
+export interface Refusal {
+  refusal: true;
+  status: number;
+  message: string;
+  violations: string[];
+  /** True when the answer is the stub's own (routing, selection), never the API's documented error. */
+  fromStub?: boolean;
+  headers?: Record<string, string>;
+  /** Extra problem+json members, e.g. the known scenario names. */
+  extra?: Record<string, unknown>;
+}
+
+export interface Selection {
+  scenario: string | null;
+  /** Prefer: code=N */
+  code: number | null;
+  /** Prefer: example=NAME */
+  example: string | null;
+  /** Prefer: dynamic=true */
+  dynamic: boolean;
+  delayMs: number | null;
+  fault: Fault | null;
+}
+
+/** What makes an answer's body: a fixture, a documented example, generated data, the request echoed, or the stored resources (stateful mode). */
+export type SourceKind = 'scenario' | 'example' | 'generated' | 'echo' | 'state';
+
+export type Choice =
+  | { kind: 'scenario'; scenario: Scenario; plan: ResponsePlan | null }
+  /** `asked`: the client named the example (Prefer: example); else it is the response's first. */
+  | { kind: 'example'; plan: ResponsePlan; status: number; name: string; asked: boolean }
+  /** `dynamic`: Prefer: dynamic=true, data generated from the schema alone, its example values set aside. */
+  | { kind: 'generated'; plan: ResponsePlan; status: number; dynamic: boolean }
+  | { kind: 'echo'; plan: ResponsePlan; status: number }
+  /** Stateful mode: the stored item (or list) to project onto the success response, and the change to make. */
+  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null };
+
+export interface BuiltResponse {
+  status: number;
+  contentType: string | null;
+  headers: Record<string, string>;
+  /** The body value; may hold LosslessNumber leaves when `exact` is true. undefined: no body. */
+  body: unknown;
+  exact: boolean;
+  /** What made the body; fixture and example bodies were checked against the spec at start-up. */
+  sourceKind: SourceKind;
+  /** The X-Mock-Scenario value: the scenario name, `example:<name>`, `echo` or `generated`. */
+  source: string;
+  /** The documented response this answer is; null for a scenario whose status is undocumented. */
+  plan: ResponsePlan | null;
+  /** The body's violations of its schema when the builder already checked it (echoes), else null. */
+  bodyViolations: string[] | null;
+}
+
+/** Resource name -> item identity -> the item as JSON text (numbers exact), in insertion order. */
+export type StoredState = ReadonlyMap<string, ReadonlyMap<string, string>>;
+
+/** What a request did to the state: `item` null removes the identity. */
+export interface StateChange {
+  action: ResourceActionKind;
+  resource: string;
+  id: string;
+  item: string | null;
+}
+

@@ -1,0 +1,73 @@
+// Every refusal the stub makes, by name, one small catalogue per stage (as Prism's
+// `router/errors.ts` and `mocker/errors.ts`): a stage says which refusal it makes, and the wording,
+// status and headers live here, where a reader finds them all. `fromStub` refusals are the stub's
+// own (problem+json); the others are the API's contract, answered in its documented error shape.
+import { refuse, SELECTION_ERROR_STATUS } from './refusal.js';
+import type { Refusal } from './engine-types.js';
+
+// 1. Route
+export const routeRefusals = {
+  methodNotAllowed: (method: string, path: string, allow: readonly string[]): Refusal =>
+    refuse(405, `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { fromStub: true, headers: { allow: allow.join(', ') } }),
+  badPath: (reason: string): Refusal => refuse(400, reason, { fromStub: true }),
+  noOperation: (method: string, path: string): Refusal => refuse(404, `no operation of the spec matches ${method} ${path}`, { fromStub: true }),
+};
+
+// 2. Authenticate
+export const authRefusals = {
+  unauthenticated: (message: string, challenge: string | null | undefined): Refusal =>
+    refuse(401, message, { headers: challenge ? { 'www-authenticate': challenge } : {} }),
+};
+
+// 3. Validate the request
+export const requestRefusals = {
+  /** A body over the size limit; the adapter stopped reading it. */
+  bodyTooLarge: (limit: number): Refusal => refuse(413, `the request body is larger than ${limit} bytes`, { headers: { connection: 'close' } }),
+  unsupportedMediaType: (violations: string[]): Refusal => refuse(415, violations.join('; '), { violations }),
+  /** A request that broke the contract: the message is the violations, joined as the API's error text. */
+  invalid: (violations: string[], status = 400): Refusal => refuse(status, violations.join('; '), { violations }),
+};
+
+// 4. Select: the client's steering headers, then the answer they name
+const selectionError = (message: string, extra?: Record<string, unknown>): Refusal => refuse(SELECTION_ERROR_STATUS, message, { fromStub: true, extra });
+
+export const selectionRefusals = {
+  emptyScenarioHeader: (): Refusal => selectionError('X-Mock-Scenario is empty; name a scenario (GET /__admin/scenarios lists them)'),
+  notAStatusCode: (value: string): Refusal => selectionError(`Prefer: code=${value} is not an HTTP status code`),
+  badDelay: (delay: string, max: number): Refusal => selectionError(`X-Mock-Delay must be a whole number of milliseconds from 0 to ${max}, got "${delay}"`),
+  badFault: (fault: string, known: readonly string[]): Refusal => selectionError(`X-Mock-Fault must be one of ${known.join(', ')}, got "${fault}"`),
+  unknownScenario: (name: string, operationKey: string, known: string[]): Refusal =>
+    selectionError(`unknown scenario "${name}" for ${operationKey}; known scenarios: ${known.join(', ') || 'none'}`, { knownScenarios: known }),
+  undocumentedCode: (status: number, operationKey: string, documented: string[]): Refusal =>
+    selectionError(`Prefer: code=${status} is not documented for ${operationKey}; documented statuses: ${documented.join(', ')}`, { documentedStatuses: documented }),
+  nothingNamedForStatus: (name: string, status: number, operationKey: string, known: string[]): Refusal =>
+    selectionError(`no example or scenario "${name}" answers ${status} for ${operationKey}; known for ${status}: ${known.join(', ') || 'none'}`, { knownExamples: known }),
+  unknownExample: (name: string, operationKey: string, known: string[]): Refusal =>
+    selectionError(`unknown example "${name}" for ${operationKey}; known examples and scenarios: ${known.join(', ') || 'none'}`, { knownExamples: known }),
+  noSuccess: (operationKey: string): Refusal => selectionError(`${operationKey} documents no success response to serve; choose one with Prefer: code=<status>`),
+  notAcceptable: (named: string | null, accept: string, documented: Array<string | null>): Refusal =>
+    refuse(406, `no documented media type${named === null ? '' : ` with an example "${named}"`} of this response is acceptable for Accept: ${accept}; documented: ${documented.join(', ')}`, {
+      fromStub: true,
+      extra: { documentedMediaTypes: documented },
+    }),
+};
+
+// 4b. Stateful mode
+export const stateRefusals = {
+  full: (resource: string, max: number): Refusal => selectionError(`${resource} holds ${max} items, the most the stub keeps; delete some (or DELETE /__admin/state)`),
+  /** `documented`: the API documents this status, so it answers in its own shape. */
+  itemExists: (resource: string, idField: string, id: string, status: 400 | 409, documented: boolean): Refusal =>
+    refuse(status, `${resource}: an item with ${idField} ${id} already exists`, { fromStub: !documented }),
+  noItem: (resource: string, idParam: string, id: string, documented: boolean): Refusal =>
+    refuse(404, `${resource}: no item with ${idParam} ${id}`, { fromStub: !documented }),
+};
+
+// Around the engine: the server's own limits and failures
+export const serverRefusals = {
+  /** A shared store (Redis) that did not answer: the client may retry. */
+  storeUnavailable: (reason: string): Refusal =>
+    refuse(503, `the state store did not answer (${reason}); retry when it is back`, { fromStub: true, headers: { 'retry-after': '1' } }),
+  tooManyOwed: (max: number): Refusal =>
+    refuse(429, `more than ${max} delayed or held answers are already waiting; retry later`, { fromStub: true, headers: { 'retry-after': '1' } }),
+  internalError: (): Refusal => refuse(500, 'the stub failed to handle this request; see its log', { fromStub: true }),
+};
