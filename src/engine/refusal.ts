@@ -4,7 +4,7 @@
 // stub itself (404, 405, unknown scenario) are problem+json, since the API does not describe them.
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { serializeBody } from './serialize-body.js';
-import { problem } from '../openapi/error-renderer.js';
+import { problem } from '../openapi/problem-details.js';
 import type { RenderedError } from '../openapi/compiled-model.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import type { StubResponse } from './stub-response.js';

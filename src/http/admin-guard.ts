@@ -5,7 +5,7 @@
 // only its Origin and Sec-Fetch-Site give it away).
 import type { NextFunction, Request, Response } from 'express';
 import type { ResolvedOptions } from '../config/options.js';
-import { problem } from '../openapi/error-renderer.js';
+import { sendProblem } from './send-problem.js';
 import { answerPreflight, applyCors, isLoopbackHost, isLoopbackOrigin, isPreflight } from './cors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -16,7 +16,7 @@ export function adminGuard(options: ResolvedOptions) {
   const tokenGuards = options.adminToken !== undefined;
   return (req: Request, res: Response, next: NextFunction) => {
     const refusal = tokenGuards ? null : untrusted(req);
-    if (refusal) return forbid(res, refusal);
+    if (refusal) return sendProblem(res, 403, refusal);
     const trusted = options.cors && (tokenGuards || isLoopbackOrigin(req.headers.origin));
     if (trusted && isPreflight(req)) return answerPreflight(req, res);
     if (trusted) applyCors(req, res);
@@ -46,9 +46,4 @@ function hostLines(req: Request): number {
   let count = 0;
   for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'host') count++;
   return count;
-}
-
-function forbid(res: Response, detail: string): void {
-  const { contentType, body } = problem(403, detail);
-  res.status(403).type(contentType).send(JSON.stringify(body));
 }

@@ -5,7 +5,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Stub } from '../stub/stub.js';
 import { stringifyExact } from '../common/exact-json.js';
-import { problem } from '../openapi/error-renderer.js';
+import { sendProblem } from './send-problem.js';
 import { isWebhookUrl } from '../config/options.js';
 
 export function adminRouter(stub: Stub, adminToken: string | undefined): Router {
@@ -169,14 +169,8 @@ function requireToken(token: string) {
     const header = req.headers.authorization ?? '';
     const given = /^bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? '';
     if (timingSafeEqual(createHash('sha256').update(given).digest(), expected)) return next();
-    res.setHeader('www-authenticate', 'Bearer realm="stub-admin"');
-    sendProblem(res, 401, 'the admin API needs "Authorization: Bearer <admin token>"');
+    sendProblem(res, 401, 'the admin API needs "Authorization: Bearer <admin token>"', {}, { 'www-authenticate': 'Bearer realm="stub-admin"' });
   };
-}
-
-function sendProblem(res: Response, status: number, detail: string, extra: Record<string, unknown> = {}): void {
-  const rendered = problem(status, detail, [], extra);
-  res.status(status).type(rendered.contentType).send(JSON.stringify(rendered.body));
 }
 
 function text(value: unknown): string | undefined {

@@ -2,7 +2,7 @@
 // never reach the engine; they still get a short, honest answer instead of a silent hang-up.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { problem } from '../openapi/error-renderer.js';
+import { endSocketWithProblem, sendProblem } from './send-problem.js';
 
 const STATUS_BY_CODE: Record<string, number> = {
   HPE_HEADER_OVERFLOW: 431,
@@ -14,14 +14,12 @@ const STATUS_BY_CODE: Record<string, number> = {
 export const MAX_HEADER_LINES = 1000;
 
 export function tooManyHeaders(res: ServerResponse): void {
-  const { contentType, body } = problem(431, `a request may carry fewer than ${MAX_HEADER_LINES} header lines`);
-  const text = JSON.stringify(body);
-  res.writeHead(431, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), connection: 'close' }).end(text);
+  sendProblem(res, 431, `a request may carry fewer than ${MAX_HEADER_LINES} header lines`, {}, { connection: 'close' });
 }
 
 /** CONNECT asks for a tunnel, which a stub of an API does not open: an answer, never a silent close. */
 export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
-  answerAndClose(socket, 400, 'CONNECT is not served: this is a stub of an API, not a proxy');
+  endSocketWithProblem(socket, 400, 'CONNECT is not served: this is a stub of an API, not a proxy');
 }
 
 export function handleClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
@@ -29,12 +27,5 @@ export function handleClientError(error: NodeJS.ErrnoException, socket: Duplex):
     socket.destroy();
     return;
   }
-  answerAndClose(socket, STATUS_BY_CODE[error.code ?? ''] ?? 400, 'the request could not be parsed as HTTP/1.1');
-}
-
-function answerAndClose(socket: Duplex, status: number, detail: string): void {
-  const { contentType, body } = problem(status, detail);
-  const text = JSON.stringify(body);
-  const title = (body as { title: string }).title;
-  socket.end(`HTTP/1.1 ${status} ${title}\r\ncontent-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  endSocketWithProblem(socket, STATUS_BY_CODE[error.code ?? ''] ?? 400, 'the request could not be parsed as HTTP/1.1');
 }

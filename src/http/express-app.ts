@@ -2,15 +2,15 @@
 // /__admin and hands every other request to the same adapter the default server uses.
 import express, { type Express } from 'express';
 import type { ResolvedOptions } from '../config/options.js';
-import type { StubApp } from './stub-app.js';
 import { Stub } from '../stub/stub.js';
 import { adminRouter } from './admin-router.js';
 import { InFlight } from './in-flight.js';
 import { adminGuard } from './admin-guard.js';
 import { originForm, serveRequest, type ServeSettings } from './serve-request.js';
 
-export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFlight): Express & StubApp {
-  const app = express() as Express & StubApp;
+/** The app with its stub attached; stub-app.ts hands it out as a StubApp. */
+export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFlight): Express & { stub: Stub } {
+  const app = express() as Express & { stub: Stub };
   app.disable('x-powered-by');
   app.set('etag', false);
   const settings: ServeSettings = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, inFlight };

@@ -13,7 +13,7 @@ import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { InFlight } from './in-flight.js';
 import { absoluteFormAuthority, originForm, serveRequest, type ServeSettings } from './serve-request.js';
 import { handleClientError, MAX_HEADER_LINES, refuseConnect, tooManyHeaders } from './client-error.js';
-import { problem } from '../openapi/error-renderer.js';
+import { sendProblem } from './send-problem.js';
 
 export interface RunningStub {
   /** `http://127.0.0.1:<port>` */
@@ -36,8 +36,7 @@ export interface RunningStub {
 /** The admin app failed to load (a broken install): say so instead of leaving the request hanging. */
 function adminUnavailable(res: ServerResponse, error: unknown): void {
   process.stderr.write(`the admin API could not be loaded: ${(error as Error).message}\n`);
-  const { contentType, body } = problem(500, 'the admin API could not be loaded; see the stub log');
-  res.writeHead(500, { 'content-type': contentType }).end(JSON.stringify(body));
+  sendProblem(res, 500, 'the admin API could not be loaded; see the stub log');
 }
 
 /** Writes --coverage-out. The report is never lost: if its file cannot be written at shutdown, it goes to stderr. */

@@ -8,14 +8,13 @@
 // RFC 9457 problem+json.
 import { STATUS_CODES } from 'node:http';
 import type { LoadedDocument } from './load-document.js';
-import type { ErrorRenderer, RenderedError, ResponsePlan } from './compiled-model.js';
+import type { ErrorRenderer, ResponsePlan } from './compiled-model.js';
 import { deref, objectView, schemaTypes } from './schema-view.js';
 import { documentedResponse } from './documented-response.js';
 import { isTextMediaType } from './media-types.js';
+import { problem } from './problem-details.js';
 
 const MESSAGE_FIELDS = ['message', 'detail', 'details', 'description', 'error_description', 'title', 'reason', 'msg', 'error'];
-
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 type Template = (status: number, message: string) => unknown;
 
@@ -88,13 +87,6 @@ function htmlPage(status: number, message: string): string {
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** An RFC 9457 problem document, for answers the API does not describe. */
-export function problem(status: number, detail: string, violations: string[] = [], extra: Record<string, unknown> = {}): RenderedError & { contentType: string } {
-  const body: Record<string, unknown> = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, ...extra };
-  if (violations.length > 0) body.violations = violations;
-  return { contentType: 'application/problem+json', body, headers: NO_HEADERS };
 }
 
 /** The documented shape for a status; a 4xx the API does not document borrows its 400 shape. */
