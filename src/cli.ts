@@ -201,7 +201,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-  const { compiled } = running.stub.state;
+  const compiled = running.stub.served();
   const lines = [`${compiled.title} stub listening on ${running.url}`];
   // The method in a column of its own, then the URL a browser or curl can take as it is.
   for (const operation of compiled.operations.slice(0, LISTED_OPERATIONS)) lines.push(`  ${operation.method.padEnd(7)} ${running.url}${operation.path}`);

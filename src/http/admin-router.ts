@@ -3,15 +3,15 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { Stub } from '../stub/stub.js';
+import type { StubAdmin } from '../stub/admin-facade.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { sendProblem } from './send-problem.js';
 import { isWebhookUrl } from '../config/options.js';
 
-export function adminRouter(stub: Stub, adminToken: string | undefined): Router {
+export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Router {
   const router = express.Router();
   router.get('/health', (_req, res) => {
-    res.json({ status: 'ok', spec: stub.state.compiled.title, operations: stub.state.compiled.operations.length });
+    res.json(stub.health());
   });
   // The page itself holds no data (it asks for the admin token when it needs one), so it is served
   // before the token check; everything it reads goes through the guarded endpoints below.
@@ -44,21 +44,13 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
     res.status(204).end();
   });
   router.get('/warnings', (_req, res) => {
-    res.json({ warnings: stub.state.compiled.warnings });
+    res.json({ warnings: stub.warnings() });
   });
   router.get('/coverage', async (_req, res) => {
     res.json(await stub.wholeCoverage());
   });
   router.get('/scenarios', (_req, res) => {
-    const { compiled, scenarios, sticky } = stub.state;
-    res.json({
-      sticky,
-      operations: compiled.operations.map((operation) => ({
-        operation: operation.key,
-        operationId: operation.operationId,
-        scenarios: [...(scenarios.get(operation.key)?.values() ?? [])].map(({ name, status, delayMs, file }) => ({ name, status, delayMs, file })),
-      })),
-    });
+    res.json(stub.scenarios());
   });
   router.put('/scenario', express.json({ limit: '16kb' }), async (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
@@ -95,7 +87,7 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
   // NAME is the webhook's key as the document writes it, percent-encoded (`%2Fplant%2Fwebhook`).
   router.put('/webhooks/:name', express.json({ limit: '16kb' }), async (req, res) => {
     const { name } = req.params;
-    if (!stub.state.compiled.webhooks.has(name)) return unknownWebhook(stub, res, name);
+    if (!stub.hasWebhook(name)) return unknownWebhook(stub, res, name);
     const url = (req.body as { url?: unknown } | undefined)?.url;
     if (url !== null && (typeof url !== 'string' || !isWebhookUrl(url))) return sendProblem(res, 400, 'send {"url": "http://…"}, or {"url": null} to remove the target');
     await stub.changeEverywhere({ kind: 'webhook', name, url });
@@ -103,8 +95,8 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
   });
   router.post('/webhooks/:name/fire', express.text({ type: () => true, limit: '1mb' }), (req, res) => {
     const { name } = req.params;
-    if (!stub.state.compiled.webhooks.has(name)) return unknownWebhook(stub, res, name);
-    const target = stub.outbound.targetOf(name);
+    if (!stub.hasWebhook(name)) return unknownWebhook(stub, res, name);
+    const target = stub.webhookTarget(name);
     if (target === null) return sendProblem(res, 409, `webhook "${name}" has no target; register one with --webhook or PUT /__admin/webhooks/${encodeURIComponent(name)} {"url": …}`);
     const violations = stub.fireWebhook(name, typeof req.body === 'string' ? req.body : '');
     if (violations.length > 0) return sendProblem(res, 400, 'the payload does not fit the webhook\'s schema; nothing was sent', { violations: violations.slice(0, 100) });
@@ -130,8 +122,8 @@ export function adminRouter(stub: Stub, adminToken: string | undefined): Router 
 /** The largest state document PUT /__admin/state takes. */
 const STATE_BODY_LIMIT = 16 * 1024 * 1024;
 
-function unknownWebhook(stub: Stub, res: Response, name: string): void {
-  sendProblem(res, 404, `the document has no webhook "${name}"`, { knownWebhooks: [...stub.state.compiled.webhooks.keys()] });
+function unknownWebhook(stub: StubAdmin, res: Response, name: string): void {
+  sendProblem(res, 404, `the document has no webhook "${name}"`, { knownWebhooks: stub.webhookNames() });
 }
 
 function statefulOff(res: Response): void {
@@ -148,7 +140,7 @@ const HEARTBEAT_MS = 15_000;
  * Server-sent events: one `request` event per journaled request, as the journal lists it
  * (credentials redacted, numbers exact). Ends when the client leaves or the stub shuts down.
  */
-function streamJournal(stub: Stub, req: Request, res: Response): void {
+function streamJournal(stub: StubAdmin, req: Request, res: Response): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
   res.write(': journal stream\n\n');
   const heartbeat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);

@@ -8,9 +8,9 @@ import { InFlight } from './in-flight.js';
 import { adminGuard } from './admin-guard.js';
 import { originForm, serveRequest, type ServeSettings } from './serve-request.js';
 
-/** The app with its stub attached; stub-app.ts hands it out as a StubApp. */
-export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFlight): Express & { stub: Stub } {
-  const app = express() as Express & { stub: Stub };
+/** The app serving /__admin and every other request; stub-app.ts hands it out as a StubApp. */
+export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFlight): Express {
+  const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   const settings: ServeSettings = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, inFlight };
@@ -19,8 +19,7 @@ export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFligh
     req.url = originForm(req.url);
     next();
   });
-  app.use('/__admin', adminGuard(options), adminRouter(stub, options.adminToken));
+  app.use('/__admin', adminGuard(options), adminRouter(stub.admin, options.adminToken));
   app.use((req, res) => serveRequest(stub, req, res, settings));
-  app.stub = stub;
   return app;
 }

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { resolveOptions, type StubOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import { Stub } from '../stub/stub.js';
+import { controlOf, type StubControl } from '../stub/stub-control.js';
 import type { ClusterLink } from '../stub/cluster-link.js';
 import type { CoverageReport } from '../record/coverage.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
@@ -19,7 +20,8 @@ export interface RunningStub {
   /** `http://127.0.0.1:<port>` */
   url: string;
   port: number;
-  stub: Stub;
+  /** The stub behind the server: journal, coverage, sticky scenario, what is served. */
+  stub: StubControl;
   server: Server;
   /** Journal entries, oldest first. */
   requests(filter?: JournalFilter): JournalEntry[];
@@ -131,18 +133,17 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
     if (resolved.coverageOut) await writeCoverage(resolved.coverageOut, stub.coverageReport());
   })());
 
+  const control = controlOf(stub);
   return {
     url: `http://${host}:${port}`,
     port,
-    stub,
+    stub: control,
     server,
-    requests: (filter) => stub.requests(filter),
-    reset: () => stub.reset(),
-    coverage: () => stub.coverageReport(),
-    useScenario: (name) => {
-      if (!stub.useScenario(name)) throw new Error(`no operation has a scenario "${name}"; known: ${stub.scenarioNames().join(', ')}`);
-    },
-    clearScenario: () => stub.clearScenario(),
+    requests: control.requests,
+    reset: control.reset,
+    coverage: control.coverage,
+    useScenario: control.useScenario,
+    clearScenario: control.clearScenario,
     close,
   };
 }

@@ -5,12 +5,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveOptions, type StubOptions } from '../config/options.js';
 import { Stub } from '../stub/stub.js';
+import { controlOf, type StubControl } from '../stub/stub-control.js';
 import { InFlight } from './in-flight.js';
 
 /** A request handler for Express (or any node:http server), with the stub behind it. */
 export interface StubApp {
   (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void;
-  stub: Stub;
+  /** The stub behind the app: journal, coverage, sticky scenario, what is served. */
+  stub: StubControl;
 }
 
 /**
@@ -25,5 +27,6 @@ export async function createStubApp(options: StubOptions = {}): Promise<StubApp>
   const resolved = resolveOptions(options);
   const stub = await Stub.create(resolved);
   const { buildApp } = await import('./express-app.js');
-  return buildApp(stub, resolved, new InFlight());
+  const app = buildApp(stub, resolved, new InFlight());
+  return Object.assign(app, { stub: controlOf(stub) });
 }

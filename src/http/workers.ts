@@ -10,7 +10,6 @@ import { DEFAULTS, resolveOptions, type StubOptions } from '../config/options.js
 import { addReports, type CoverageReport } from '../record/coverage.js';
 import { ClusterHub } from '../stub/cluster-hub.js';
 import { ClusterLink } from '../stub/cluster-link.js';
-import type { Stub } from '../stub/stub.js';
 import { startStub } from './server.js';
 
 /** More deaths than this within DEATH_WINDOW_MS and the primary gives up (exit 1). */
@@ -115,16 +114,12 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
 }
 
 async function runWorker(options: StubOptions): Promise<void> {
-  let stub: Stub | null = null;
-  const link = new ClusterLink((message) => process.send!(message), (op, arg) => {
-    if (!stub) throw new Error('this worker is still starting');
-    return stub.answerPrimary(op, arg);
-  });
+  // The stub answers the primary's questions once it has started (Stub.create).
+  const link = new ClusterLink((message) => process.send!(message));
   process.on('message', (message) => link.receive(message));
   process.on('disconnect', () => link.closed());
   // The primary writes the whole server's --coverage-out; a worker only hands over its own hits.
   const running = await startStub({ ...options, coverageOut: undefined }, { link });
-  stub = running.stub;
   process.send?.({ listening: running.url });
   let stopping = false;
   const stop = async () => {

@@ -4,7 +4,7 @@
 // Each worker keeps recording its own requests: the hot path sends nothing over IPC.
 import { readFileSync } from 'node:fs';
 import type { StateChange } from '../engine/engine-types.js';
-import { ClusterLink, type Send } from './cluster-link.js';
+import { ClusterLink, ToPrimary, ToWorker, type Op, type Send } from './cluster-link.js';
 import { fromEntries, LocalStateStore, toEntries, type StateEntries } from './state-store.js';
 import { StateFileWriter } from './state-file.js';
 import { addCounts, type CoverageCounts } from '../record/coverage.js';
@@ -45,15 +45,15 @@ export class ClusterHub {
     this.file?.flush();
   }
 
-  private async answer(op: string, arg: unknown): Promise<unknown> {
+  private async answer(op: Op, arg: unknown): Promise<unknown> {
     switch (op) {
-      case 'state.init':
+      case ToPrimary.stateInit:
         return this.unchecked;
-      case 'state.read':
+      case ToPrimary.stateRead:
         return toEntries(this.store.read());
-      case 'state.apply':
+      case ToPrimary.stateApply:
         return this.store.apply(arg as StateChange);
-      case 'state.replace': {
+      case ToPrimary.stateReplace: {
         const { entries, initial } = arg as { entries: StateEntries; initial?: boolean };
         // Every starting worker checks the file; the first to store it wins, later ones change nothing.
         if (initial && this.unchecked === null) return false;
@@ -61,26 +61,26 @@ export class ClusterHub {
         this.store.replace(fromEntries(entries));
         return true;
       }
-      case 'journal':
+      case ToPrimary.journal:
         return this.journal(arg);
-      case 'coverage':
-        return addCounts((await this.fromEach('coverage.counts')) as CoverageCounts[]);
-      case 'everywhere':
-        return this.fromEach('do', arg);
+      case ToPrimary.coverage:
+        return addCounts((await this.fromEach(ToWorker.coverageCounts)) as CoverageCounts[]);
+      case ToPrimary.everywhere:
+        return this.fromEach(ToWorker.change, arg);
       default:
         throw new Error(`unknown question ${op}`);
     }
   }
 
   /** Every worker's answer; a worker that cannot answer (it just died) is left out. */
-  private async fromEach(op: string, arg?: unknown): Promise<unknown[]> {
+  private async fromEach(op: Op, arg?: unknown): Promise<unknown[]> {
     const answers = await Promise.allSettled([...this.links.values()].map((link) => link.ask(op, arg)));
     return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
   }
 
   /** The workers' journals as one, oldest first, the newest --journal-limit kept: entries as JSON text. */
   private async journal(filter: unknown): Promise<string[]> {
-    const parts = (await this.fromEach('journal.list', filter)) as Array<Array<[string, string]>>;
+    const parts = (await this.fromEach(ToWorker.journalList, filter)) as Array<Array<[string, string]>>;
     const merged = parts.flat().sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return merged.slice(Math.max(0, merged.length - this.options.journalLimit)).map(([, text]) => text);
   }

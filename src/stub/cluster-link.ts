@@ -3,11 +3,36 @@
 // coverage, to change every worker at once), and the primary asks each worker (for its part of the
 // journal and coverage, to apply an admin change). Each question carries an id; its answer names it.
 
+/** What a worker asks the cluster primary. */
+export const ToPrimary = {
+  /** The --state-file text the primary read, until a worker has checked it against the document. */
+  stateInit: 'state.init',
+  stateRead: 'state.read',
+  stateApply: 'state.apply',
+  stateReplace: 'state.replace',
+  /** The whole server's journal: the primary asks every worker for its part. */
+  journal: 'journal',
+  coverage: 'coverage',
+  /** An admin change made in every worker. */
+  everywhere: 'everywhere',
+} as const;
+
+/** What the cluster primary asks each worker. */
+export const ToWorker = {
+  journalList: 'journal.list',
+  coverageCounts: 'coverage.counts',
+  /** Make an admin change in this worker. */
+  change: 'do',
+} as const;
+
+/** The op code of a question, as sent over the IPC channel. */
+export type Op = (typeof ToPrimary)[keyof typeof ToPrimary] | (typeof ToWorker)[keyof typeof ToWorker];
+
 /** What one side asks the other; `arg` is plain JSON. */
 export interface Question {
   stub: 'ask';
   id: number;
-  op: string;
+  op: Op;
   arg?: unknown;
 }
 
@@ -21,7 +46,7 @@ export interface Answer {
 /** Sends one message to the other side (process.send in a worker, worker.send in the primary). */
 export type Send = (message: Question | Answer) => void;
 /** Answers a question; may be async. */
-export type Responder = (op: string, arg: unknown) => unknown;
+export type Responder = (op: Op, arg: unknown) => unknown;
 
 /** How long a question may wait for its answer before it fails (a worker that died mid-question). */
 const ANSWER_TIMEOUT_MS = 10_000;
@@ -31,14 +56,24 @@ export function isClusterMessage(message: unknown): message is Question | Answer
   return marker === 'ask' || marker === 'answer';
 }
 
+function notYet(): never {
+  throw new Error('this worker is still starting');
+}
+
 /** One side of the conversation: asks questions, answers the other side's. */
 export class ClusterLink {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
 
-  constructor(private readonly send: Send, private readonly respond: Responder) {}
+  /** `respond` may be set later (answerWith): a worker's link exists before its stub can answer. */
+  constructor(private readonly send: Send, private respond: Responder = notYet) {}
 
-  ask(op: string, arg?: unknown): Promise<unknown> {
+  /** Answers the other side's questions with `respond` from now on. */
+  answerWith(respond: Responder): void {
+    this.respond = respond;
+  }
+
+  ask(op: Op, arg?: unknown): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

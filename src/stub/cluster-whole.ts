@@ -3,7 +3,7 @@
 // its own requests, so the hot path sends nothing over IPC.
 import type { JournalFilter } from '../record/journal.js';
 import type { CoverageCounts } from '../record/coverage.js';
-import type { ClusterLink } from './cluster-link.js';
+import { ToPrimary, type ClusterLink } from './cluster-link.js';
 import { LinkedStateStore } from './linked-state-store.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 import type { StoredState } from '../engine/engine-types.js';
@@ -17,25 +17,25 @@ export class ClusterWhole implements WholeServer {
   }
 
   async journal(filter: JournalFilter): Promise<string> {
-    return `{"requests":[${((await this.link.ask('journal', filter)) as string[]).join(',')}]}`;
+    return `{"requests":[${((await this.link.ask(ToPrimary.journal, filter)) as string[]).join(',')}]}`;
   }
 
   async coverage(): Promise<CoverageCounts> {
-    return (await this.link.ask('coverage')) as CoverageCounts;
+    return (await this.link.ask(ToPrimary.coverage)) as CoverageCounts;
   }
 
   async changeEverywhere(change: AdminChange): Promise<boolean> {
-    return ((await this.link.ask('everywhere', change)) as boolean[]).every(Boolean);
+    return ((await this.link.ask(ToPrimary.everywhere, change)) as boolean[]).every(Boolean);
   }
 
   /** The text of the --state-file the primary read, until a worker has checked and stored it; else null. */
   async stateFileText(): Promise<string | null> {
-    return (await this.link.ask('state.init')) as string | null;
+    return (await this.link.ask(ToPrimary.stateInit)) as string | null;
   }
 
   /** Stores the checked state file at the primary (the first worker to do so wins). */
   async adoptStateFile(state: StoredState): Promise<void> {
-    await this.link.ask('state.replace', { entries: toEntries(state), initial: true });
+    await this.link.ask(ToPrimary.stateReplace, { entries: toEntries(state), initial: true });
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,164 @@
+// What the admin API (/__admin) reads and changes, in the words of its endpoints: nothing outside
+// the stub reads the served state itself. Changes made "everywhere" reach every process of a
+// whole server (--workers, --state-store); the rest answer for this process.
+import type { DocumentWarning } from '../openapi/document-warnings.js';
+import { Coverage, type CoverageReport } from '../record/coverage.js';
+import type { JournalFilter } from '../record/journal.js';
+import type { DeliveryOutcome, Outbound } from '../deliver/outbound.js';
+import { requestFor } from '../engine/plan-deliveries.js';
+import { parseExactJson, stringifyExact } from '../common/exact-json.js';
+import type { ServedVersion } from './served-version.js';
+import type { Recorder, JournalWatcher } from './recorder.js';
+import type { StateAccess } from './state-access.js';
+import type { AdminChange, WholeServer } from './whole-server.js';
+
+export interface ScenarioListing {
+  sticky: string | null;
+  operations: Array<{ operation: string; operationId: string | null; scenarios: Array<{ name: string; status: number; delayMs: number | null; file: string }> }>;
+}
+
+/** The parts of the stub the admin API works through. */
+export interface AdminParts {
+  version: ServedVersion;
+  recorder: Recorder;
+  outbound: Outbound;
+  /** Stateful mode's store; null when stateful mode is off. */
+  state: () => StateAccess | null;
+  /** What makes several processes one server; null in a single process. */
+  whole: () => WholeServer | null;
+}
+
+export class StubAdmin {
+  constructor(private readonly parts: AdminParts) {}
+
+  /** GET /__admin/health */
+  health(): { status: 'ok'; spec: string; operations: number } {
+    const { compiled } = this.parts.version.current;
+    return { status: 'ok', spec: compiled.title, operations: compiled.operations.length };
+  }
+
+  /** GET /__admin/warnings */
+  warnings(): readonly DocumentWarning[] {
+    return this.parts.version.current.compiled.warnings;
+  }
+
+  /** GET /__admin/scenarios */
+  scenarios(): ScenarioListing {
+    const { compiled, scenarios, sticky } = this.parts.version.current;
+    return {
+      sticky,
+      operations: compiled.operations.map((operation) => ({
+        operation: operation.key,
+        operationId: operation.operationId,
+        scenarios: [...(scenarios.get(operation.key)?.values() ?? [])].map(({ name, status, delayMs, file }) => ({ name, status, delayMs, file })),
+      })),
+    };
+  }
+
+  scenarioNames(): string[] {
+    return this.parts.version.scenarioNames();
+  }
+
+  /** Follows the journal live (GET /__admin/events). */
+  watchJournal(watcher: JournalWatcher): () => void {
+    return this.parts.recorder.watchJournal(watcher);
+  }
+
+  /** The whole server's journal as GET /__admin/requests answers it (JSON text, numbers exact). */
+  async wholeJournal(filter: JournalFilter): Promise<string> {
+    const whole = this.parts.whole();
+    return whole ? whole.journal(filter) : stringifyExact({ requests: this.parts.recorder.requests(filter) }, true);
+  }
+
+  /** The whole server's coverage: every worker's hits added up with --workers. */
+  async wholeCoverage(): Promise<CoverageReport> {
+    const whole = this.parts.whole();
+    if (!whole) return this.parts.recorder.coverageReport();
+    const sum = new Coverage();
+    sum.add(await whole.coverage());
+    const { compiled, scenarios } = this.parts.version.current;
+    return sum.report(compiled.operations, scenarios);
+  }
+
+  /** Makes an admin change in this process; false when it could not be made (an unknown scenario, a broken reload). */
+  async changeHere(change: AdminChange): Promise<boolean> {
+    const { version, recorder, outbound } = this.parts;
+    switch (change.kind) {
+      case 'sticky':
+        if (change.name === null) version.clearScenario();
+        return change.name === null || version.useScenario(change.name);
+      case 'reset':
+        recorder.reset();
+        return true;
+      case 'reload':
+        return version.reload();
+      case 'webhook':
+        outbound.setTarget(change.name, change.url);
+        return true;
+    }
+  }
+
+  /** Makes an admin change in the whole server: every worker with --workers, else this process. */
+  async changeEverywhere(change: AdminChange): Promise<boolean> {
+    const whole = this.parts.whole();
+    return whole ? whole.changeEverywhere(change) : this.changeHere(change);
+  }
+
+  /** True in stateful mode. */
+  get stateful(): boolean {
+    return this.parts.state() !== null;
+  }
+
+  /** The stored resources as JSON (GET /__admin/state); null when stateful mode is off. */
+  async stateJson(): Promise<string | null> {
+    return this.parts.state()?.json() ?? null;
+  }
+
+  /** Replaces the stored resources with a state document; its violations when it is not one. */
+  async replaceState(text: string): Promise<string[]> {
+    return this.parts.state()!.replace(text);
+  }
+
+  async clearState(): Promise<void> {
+    await this.parts.state()?.clear();
+  }
+
+  hasWebhook(name: string): boolean {
+    return this.parts.version.current.compiled.webhooks.has(name);
+  }
+
+  webhookNames(): string[] {
+    return [...this.parts.version.current.compiled.webhooks.keys()];
+  }
+
+  /** Where the webhook is sent; null when it has no target. */
+  webhookTarget(name: string): string | null {
+    return this.parts.outbound.targetOf(name);
+  }
+
+  /** The document's webhooks with their targets, and the last deliveries' outcomes (GET /__admin/webhooks). */
+  webhooks(): { webhooks: Array<{ name: string; target: string | null }>; deliveries: DeliveryOutcome[] } {
+    return { webhooks: this.webhookNames().map((name) => ({ name, target: this.webhookTarget(name) })), deliveries: this.parts.outbound.recent() };
+  }
+
+  /**
+   * Sends a webhook now (POST /__admin/webhooks/NAME/fire). `text`, when not empty, is the payload
+   * and must fit the webhook's schema: its violations are returned and nothing is sent. Without
+   * it, the payload is the documented example, else generated data.
+   */
+  fireWebhook(name: string, text: string): string[] {
+    const plan = this.parts.version.current.compiled.webhooks.get(name)!;
+    let body = null;
+    if (text.trim() !== '') {
+      try {
+        body = parseExactJson(text);
+      } catch (error) {
+        return [`/: ${(error as Error).message}`];
+      }
+      const violations = plan.validate?.(body.value, body.rawNumbers) ?? [];
+      if (violations.length > 0) return violations;
+    }
+    this.parts.outbound.send([{ kind: 'webhook', name, url: null, ...requestFor(plan, null, body) }]);
+    return [];
+  }
+}
