@@ -3,7 +3,7 @@
 // valid for its schema once read as the stub reads requests (`id: "abc"` for an integer path
 // parameter could never match, so it is an error, not a scenario that silently never answers).
 import { ConfigError } from '../config/config-error.js';
-import type { CompiledOperation } from '../openapi/compile-operations.js';
+import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { ScenarioMatch } from '../engine/scenario.js';
 import { leafCount } from '../engine/match-scenario.js';
 import { escapePointerToken } from '../common/json-pointer.js';
