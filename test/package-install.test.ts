@@ -1,12 +1,14 @@
-// The package as a user installs it: packed with `npm pack`, installed into a fresh project, the
-// README's contract test run unchanged and type-checked strictly, the CLI started in an empty
-// folder, and the documented CommonJS way of loading it. Slow (it installs), so it runs once.
+// The package as a user installs it: packed with `npm pack`, installed into a fresh project (with
+// msw beside it), the README's contract test and docs/runtimes.md's examples (the fetch handler,
+// MSW in Node, MSW in the browser) run unchanged and type-checked strictly, the CLI started in an
+// empty folder, and the documented CommonJS way of loading it. Slow (it installs), so it runs once.
 import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeBlocks } from './helpers/doc-examples.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -18,6 +20,13 @@ async function readmeTest(): Promise<string> {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
   const after = readme.slice(readme.indexOf('A complete client contract test'));
   return /```ts\n([\s\S]*?)```/.exec(after)![1];
+}
+
+/** docs/runtimes.md's TypeScript examples, each written as the consumer file named for what it imports. */
+async function runtimeExamples(): Promise<Record<string, string>> {
+  const blocks = (await codeBlocks('runtimes.md')).filter((block) => block.lang === 'ts').map((block) => block.text);
+  const find = (imported: string) => blocks.find((text) => text.includes(`from '${imported}'`))!;
+  return { 'fetch-handler.test.ts': find('plant-store-stub/fetch'), 'msw-node.test.ts': find('msw/node'), 'mocks.ts': find('msw/browser') };
 }
 
 async function npm(args: string[], cwd: string): Promise<string> {
@@ -33,10 +42,15 @@ beforeAll(async () => {
   const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // The same versions as this repository's own devDependencies, so npm's cache usually has them.
-  const tools = ['typescript', 'vitest', '@types/node'].map((name) => `${name}@${own.devDependencies[name]}`);
+  const tools = ['typescript', 'vitest', '@types/node', 'msw'].map((name) => `${name}@${own.devDependencies[name]}`);
   await npm(['install', '--prefer-offline', `./${tarball}`, ...tools], consumer);
   await writeFile(join(consumer, 'plant.test.ts'), await readmeTest());
   await copyFile(join(ROOT, 'examples', 'plant-client.ts'), join(consumer, 'plant-client.ts'));
+  // The docs' examples read the document and a fixture from the project, as a user's would.
+  await copyFile(join(ROOT, 'openapi.yaml'), join(consumer, 'openapi.yaml'));
+  await mkdir(join(consumer, 'fixtures'));
+  await copyFile(join(ROOT, 'fixtures', 'create-plant.yaml'), join(consumer, 'fixtures', 'create-plant.yaml'));
+  for (const [name, text] of Object.entries(await runtimeExamples())) await writeFile(join(consumer, name), text);
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
@@ -44,12 +58,14 @@ afterAll(async () => {
 });
 
 describe('the packed package in a fresh project', () => {
-  it('runs the README contract test unchanged', async () => {
-    const { stdout } = await run(join(consumer, 'node_modules', '.bin', 'vitest'), ['run', '--reporter=verbose'], { cwd: consumer, timeout: 60_000 });
-    expect(stdout).toMatch(/2 passed/);
+  it("runs the README contract test and docs/runtimes.md's fetch handler and MSW-in-Node examples unchanged", async () => {
+    const { stdout: colored } = await run(join(consumer, 'node_modules', '.bin', 'vitest'), ['run', '--reporter=verbose'], { cwd: consumer, timeout: 60_000 });
+    const stdout = colored.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(stdout).toMatch(/Test Files\s+3 passed \(3\)/);
+    expect(stdout).toMatch(/Tests\s+5 passed \(5\)/);
   }, 60_000);
 
-  it('type-checks in a strict project without skipLibCheck or Express types', async () => {
+  it('type-checks in a strict project without skipLibCheck or Express types, the fetch and MSW entries included', async () => {
     await writeFile(join(consumer, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
       include: ['*.ts'],

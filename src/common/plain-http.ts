@@ -9,8 +9,8 @@ export interface StubRequest {
   /** Raw query string without the leading `?` ('' when absent). */
   rawQuery: string;
   headers: Record<string, string | string[] | undefined>;
-  /** Raw body bytes; an empty buffer when the request had none. */
-  body: Buffer;
+  /** Raw body bytes (a Buffer from node:http); empty when the request had none. */
+  body: Uint8Array;
   /** Set by the adapter when the body passed the size limit: the rest was never read (413). */
   bodyLimitExceeded?: number;
   /** Set by the adapter for a `multipart/form-data` body: its parts, or why they could not be read. */

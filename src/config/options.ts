@@ -5,6 +5,8 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.js';
 import { isLoopbackName } from '../common/loopback.js';
+import { wholeNumber } from './whole-number.js';
+import { DEFAULTS } from './defaults.js';
 
 export interface StubOptions {
   /** OpenAPI document to serve. Default `./openapi.yaml`, else the bundled Plant Store document. */
@@ -67,20 +69,7 @@ export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' |
   webhooks: Record<string, string>;
 };
 
-export const DEFAULTS = {
-  spec: './openapi.yaml',
-  fixtures: './fixtures',
-  port: 4010,
-  host: '127.0.0.1',
-  maxBodyBytes: 1024 * 1024,
-  delayMs: 0,
-  journalLimit: 1000,
-  logFormat: 'text',
-  strict: false,
-  watch: true,
-  cors: true,
-  stateful: false,
-} as const;
+export { DEFAULTS };
 
 /** The Plant Store document and fixtures shipped with the package (dist/config/ -> the package root). */
 export const BUNDLED = {
@@ -161,10 +150,4 @@ function checkFolderOf(name: string, file: string, what: string): void {
     // reported below
   }
   if (!isFolder) throw new ConfigError(name, `the folder ${folder} does not exist; create it or write the ${what} elsewhere`);
-}
-
-function wholeNumber(name: string, value: number, min: number, max: number): void {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got ${value}`);
-  }
 }

@@ -2,7 +2,6 @@
 // (no scenario, Prefer, fault or sticky scenario). The engine only decides: it reads the state it
 // is handed and returns the answer to build (a `state` choice) together with the change to make;
 // the layer above applies the change to its store, so no I/O happens here.
-import { randomUUID } from 'node:crypto';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { ResourceAction } from '../openapi/compile-resources.js';
 import { documentedResponse } from '../openapi/documented-response.js';
@@ -85,7 +84,7 @@ function objectBody(body: ExactJson | null): Record<string, unknown> | null {
 
 /** A schema-valid identity not yet taken: one above the largest integer identity, or a uuid. */
 function newIdentity(kind: 'integer' | 'uuid' | 'string', items: ReadonlyMap<string, string>): number | string {
-  if (kind === 'uuid') return randomUUID();
+  if (kind === 'uuid') return crypto.randomUUID();
   let largest = 0;
   for (const id of items.keys()) if (/^\d{1,15}$/.test(id)) largest = Math.max(largest, Number(id));
   return kind === 'integer' ? largest + 1 : String(largest + 1);

@@ -11,6 +11,7 @@ import { generateFitting } from '../openapi/generate-fitting.js';
 import { checkBody } from './check-body.js';
 import { defaultExampleName, exampleOrGenerated } from './example-or-generated.js';
 import type { ExactJson, StubRequest } from '../common/plain-http.js';
+import { latin1Text } from '../common/bytes.js';
 
 export function buildResponse(operation: CompiledOperation, choice: Choice, request: StubRequest, body: ExactJson | null): BuiltResponse {
   switch (choice.kind) {
@@ -86,7 +87,7 @@ function generatedAnswer(operation: CompiledOperation, plan: ResponsePlan, statu
 
 /** Seeded generation keys on the request itself, so the answer does not depend on request order. */
 function requestKey(request: StubRequest): string {
-  return `${request.method} ${request.path}?${request.rawQuery} ${request.body.toString('latin1')}`;
+  return `${request.method} ${request.path}?${request.rawQuery} ${latin1Text(request.body)}`;
 }
 
 function generated(operation: CompiledOperation, plan: ResponsePlan, key: string, dynamic: boolean): unknown {

@@ -1,7 +1,8 @@
 // Stage 4, before the default answer: the fixture scenario whose `match` the request satisfies,
 // so a client gets the scripted answer for `GET /plants/404` without sending any header. The most
 // specific match wins (most fields named), then the first in the fixture files' order.
-import { isDeepStrictEqual } from 'node:util';
+// fast-deep-equal (Ajv's own) rather than node:util: the engine also runs in a browser (src/fetch/).
+import deepEqual from 'fast-deep-equal';
 import type { Scenario, ScenarioMatch } from './scenario.js';
 import type { StubRequest } from '../common/plain-http.js';
 import { isObject } from '../common/json-value.js';
@@ -30,7 +31,7 @@ function satisfies(match: ScenarioMatch, input: MatchInput): boolean {
   for (const [name, value] of Object.entries(match.path)) if (input.pathParams[name] !== value) return false;
   for (const [name, value] of Object.entries(match.query)) {
     const sent = input.query.getAll(name);
-    if (typeof value === 'string' ? sent.length !== 1 || sent[0] !== value : !isDeepStrictEqual(sent, value)) return false;
+    if (typeof value === 'string' ? sent.length !== 1 || sent[0] !== value : !deepEqual(sent, value)) return false;
   }
   for (const [name, value] of Object.entries(match.headers)) {
     const sent = input.headers[name];
@@ -41,7 +42,7 @@ function satisfies(match: ScenarioMatch, input: MatchInput): boolean {
 
 /** Whether `actual` holds `expected`: objects by their named members (recursively), anything else exactly. */
 export function contains(actual: unknown, expected: unknown): boolean {
-  if (!isObject(expected)) return isDeepStrictEqual(actual, expected);
+  if (!isObject(expected)) return deepEqual(actual, expected);
   if (!isObject(actual)) return false;
   return Object.entries(expected).every(([key, value]) => Object.hasOwn(actual, key) && contains(actual[key], value));
 }

@@ -8,6 +8,7 @@ import type { OutboundPlan } from '../openapi/compile-outbound.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { valueAtPointer } from '../common/json-pointer.js';
 import type { ExactJson, StubRequest } from '../common/plain-http.js';
+import { latin1Text } from '../common/bytes.js';
 
 /** One request the stub will make. */
 export interface Delivery {
@@ -54,7 +55,7 @@ function payload(plan: OutboundPlan, request: StubRequest | null, body: ExactJso
     return stringifyExact(body.exact ?? body.value, body.exact !== undefined);
   }
   if (plan.example !== undefined) return JSON.stringify(plan.example);
-  const generated = plan.generate(request ? `${plan.name} ${request.method} ${request.path} ${request.body.toString('latin1')}` : plan.name);
+  const generated = plan.generate(request ? `${plan.name} ${request.method} ${request.path} ${latin1Text(request.body)}` : plan.name);
   return generated === undefined ? '' : JSON.stringify(generated);
 }
 

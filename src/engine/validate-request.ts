@@ -1,6 +1,5 @@
 // Stage 3: the request against the operation's parameters and body. Every violation is collected
 // before answering, so a client fixing a form sees all of them at once.
-import { isUtf8 } from 'node:buffer';
 import type { CompiledOperation, MediaPlan } from '../openapi/compiled-model.js';
 import type { FormPlan } from '../openapi/compile-form.js';
 import { baseMediaType } from '../openapi/media-types.js';
@@ -8,6 +7,7 @@ import { JsonSyntaxError, parseExactJson } from '../common/exact-json.js';
 import type { Refusal } from './engine-types.js';
 import { requestRefusals } from './refusals.js';
 import type { ExactJson, StubRequest } from '../common/plain-http.js';
+import { strictUtf8 } from '../common/bytes.js';
 
 /** A form body: read into an object (multipart parts come parsed from the adapter), then validated. */
 function readForm(form: FormPlan, request: StubRequest, violations: string[]): void {
@@ -25,7 +25,7 @@ function unsupported(violations: string[]): Refusal {
   return requestRefusals.unsupportedMediaType(violations);
 }
 
-function hasBom(body: Buffer): boolean {
+function hasBom(body: Uint8Array): boolean {
   return body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
 }
 
@@ -74,12 +74,12 @@ function readBody(required: boolean, plan: MediaPlan | null, request: StubReques
     violations.push(`/: charset "${charset}" is not supported; JSON bodies must be UTF-8`);
     return null;
   }
-  if (!isUtf8(request.body)) {
+  // A byte order mark is allowed before JSON text (RFC 8259 lets parsers ignore it).
+  const text = strictUtf8(hasBom(request.body) ? request.body.subarray(3) : request.body);
+  if (text === null) {
     violations.push('/: the body is not valid UTF-8');
     return null;
   }
-  // A byte order mark is allowed before JSON text (RFC 8259 lets parsers ignore it).
-  const text = request.body.toString('utf8', hasBom(request.body) ? 3 : 0);
   let parsed: ExactJson;
   try {
     parsed = parseExactJson(text);

@@ -1,12 +1,13 @@
 // Generators for the string formats OpenAPI uses that json-schema-faker 0.6 has none for (it would
 // emit a random string). They draw from jsf's seeded random, so they stay reproducible.
 import type { Random } from 'json-schema-faker';
+import { base64Of } from '../common/bytes.js';
 
 export const EXTRA_FORMATS: Record<string, (random: Random) => string> = {
   byte: (random) => {
-    const bytes = Buffer.alloc(random.int(1, 4) * 3);
+    const bytes = new Uint8Array(random.int(1, 4) * 3);
     for (let i = 0; i < bytes.length; i++) bytes[i] = random.int(0, 255);
-    return bytes.toString('base64');
+    return base64Of(bytes);
   },
   binary: (random) => randomWord(random, 8, 16),
   password: (random) => randomWord(random, 10, 16),

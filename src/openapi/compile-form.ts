@@ -8,6 +8,7 @@ import type { SchemaCompiler, Validator } from './schema-compiler.js';
 import { deref, isSchema, objectView, schemaTypes, type Schema } from './schema-view.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 import type { FormPart } from '../common/plain-http.js';
+import { utf8Text } from '../common/bytes.js';
 
 
 export interface FormPlan {
@@ -16,7 +17,7 @@ export interface FormPlan {
    * The form as an object for its schema (texts, lists of texts, parsed JSON parts), with the
    * violations found while reading it. `fields` are a multipart body's parts as the adapter read them.
    */
-  read: (body: Buffer, fields: readonly FormPart[]) => { value: Record<string, unknown>; violations: string[] };
+  read: (body: Uint8Array, fields: readonly FormPart[]) => { value: Record<string, unknown>; violations: string[] };
   validate: Validator;
 }
 
@@ -48,7 +49,7 @@ export function compileForm(spec: LoadedDocument, compiler: SchemaCompiler, kind
     });
   }
   const validate = compiler.compileSchema(compiler.refTo(schemaPointer), '', true);
-  const read = (body: Buffer, parts: readonly FormPart[]) => {
+  const read = (body: Uint8Array, parts: readonly FormPart[]) => {
     const values = new Map<string, string[]>();
     const violations: string[] = [];
     const add = (name: string, value: string) => {
@@ -57,7 +58,7 @@ export function compileForm(spec: LoadedDocument, compiler: SchemaCompiler, kind
       else values.set(name, [value]);
     };
     if (kind === 'urlencoded') {
-      const text = body.toString('utf8');
+      const text = utf8Text(body);
       for (const [name, value] of new URLSearchParams(text)) add(name, value);
       for (const [name, raw] of rawPairs(text)) {
         if (fields.get(name)?.allowReserved === false && RESERVED.test(raw)) {

@@ -3,7 +3,6 @@
 // `wrapped`, `prefix` and `namespace`. fast-xml-parser's XMLBuilder writes the text (escaping,
 // attributes); this module only decides the element tree. Plans are compiled at start-up, lazily
 // below the root so recursive schemas cost nothing until a value goes that deep.
-import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
 import type { LoadedDocument } from './load-document.js';
 import { deref, isSchema, objectView, schemaTypes, type Schema } from './schema-view.js';
@@ -15,15 +14,30 @@ export type XmlWriter = (value: unknown) => string;
 const ATTRIBUTE = '@_';
 const TEXT = '#text';
 
+type XmlLibrary = typeof import('fast-xml-parser');
+
+/** fast-xml-parser as imported ahead of compiling where Node's require is not at hand (a browser). */
+let imported: XmlLibrary | null = null;
+
+/** Imports the XML library now, for runtimes where it cannot be required when first needed. */
+export async function importXmlLibrary(): Promise<void> {
+  imported ??= await import('fast-xml-parser');
+}
+
 /**
  * Loaded on the first XML media type: importing fast-xml-parser takes about 90 ms (measured with
  * `await import` on the 2-core machine), which documents without XML should not pay at start-up.
- * Its CommonJS build is required, so that compiling stays synchronous.
+ * In Node its CommonJS build is required, so that compiling stays synchronous; found through
+ * `process.getBuiltinModule` (Node 20.16+) rather than an import of node:module, so that this
+ * file bundles for a browser, where the fetch entry calls importXmlLibrary() first.
  */
 let builder: XMLBuilder | null = null;
 function xmlBuilder(): XMLBuilder {
   if (builder) return builder;
-  const { XMLBuilder: Builder } = createRequire(import.meta.url)('fast-xml-parser') as typeof import('fast-xml-parser');
+  const nodeModule = globalThis.process?.getBuiltinModule?.('node:module');
+  const library = imported ?? (nodeModule?.createRequire(import.meta.url)('fast-xml-parser') as XmlLibrary | undefined);
+  if (!library) throw new Error('fast-xml-parser was not imported; await importXmlLibrary() before compiling');
+  const { XMLBuilder: Builder } = library;
   builder = new Builder({ ignoreAttributes: false, attributeNamePrefix: ATTRIBUTE, textNodeName: TEXT, suppressBooleanAttributes: false });
   return builder;
 }

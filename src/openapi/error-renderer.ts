@@ -6,7 +6,7 @@
 // example, its text media type, data generated from its schema, or no body when it documents
 // none. Each status is compiled when first needed; where nothing documented fits, the answer is
 // RFC 9457 problem+json.
-import { STATUS_CODES } from 'node:http';
+import statuses from 'statuses';
 import type { LoadedDocument } from './load-document.js';
 import type { ErrorRenderer, ResponsePlan } from './compiled-model.js';
 import { deref, objectView, schemaTypes } from './schema-view.js';
@@ -81,7 +81,7 @@ function documentedBody(plan: ResponsePlan, generate: (schemaPointer: string) =>
 
 /** A minimal HTML page for an API whose errors are HTML; the message is escaped. */
 function htmlPage(status: number, message: string): string {
-  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+  const title = `${status} ${statuses.message[status] ?? 'Error'}`;
   return `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${escapeHtml(message)}</p></body></html>`;
 }
 

@@ -6,6 +6,7 @@ import type { StubRequest } from '../common/plain-http.js';
 import type { StubResponse } from '../engine/stub-response.js';
 import { NO_SECRETS, type Secrets } from '../openapi/secrets.js';
 import { setOwn } from '../common/json-value.js';
+import { utf8Text } from '../common/bytes.js';
 
 /** Bodies above this many bytes are journaled truncated, and marked so. */
 export const JOURNAL_BODY_CAP = 16 * 1024;
@@ -57,7 +58,7 @@ export class Journal {
     if (this.limit <= 0) return;
     // The body is copied (at most the cap, plus one byte to know it was cut): a chunk from the
     // socket can be a view into a 64 KiB read buffer, which the journal would otherwise keep alive.
-    const body = Buffer.from(request.body.subarray(0, JOURNAL_BODY_CAP + 1));
+    const body = new Uint8Array(request.body.subarray(0, JOURNAL_BODY_CAP + 1));
     const { status, source, violations, selfCheck, fault, abandoned, stateChange } = response;
     const outcome: Outcome = { status, source, violations, selfCheck, fault, abandoned, stateChange };
     // A multipart body's parts are not kept either: the capped body is what the journal shows.
@@ -113,7 +114,7 @@ function describe({ request, outcome: response, durationMs, time }: Recorded, se
   if (response.abandoned) entry.abandoned = true;
   if (response.stateChange) entry.stateChange = { action: response.stateChange.action, resource: response.stateChange.resource, id: response.stateChange.id };
   const truncated = request.body.length > JOURNAL_BODY_CAP;
-  const text = request.body.subarray(0, JOURNAL_BODY_CAP).toString('utf8');
+  const text = utf8Text(request.body.subarray(0, JOURNAL_BODY_CAP));
   if (truncated) {
     entry.body = text;
     entry.bodyTruncated = true;

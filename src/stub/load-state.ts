@@ -2,7 +2,7 @@
 // mode's resources inferred; the whole of what the pipeline reads (EngineState), made at start
 // and again on each reload.
 import type { ResolvedOptions } from '../config/options.js';
-import { loadFixtures } from '../scenarios/load-fixtures.js';
+import { loadFixtures } from '../scenarios/fixture-folder.js';
 import { compileSteps } from '../openapi/compile-operations.js';
 import { loadDocument } from '../openapi/load-document.js';
 import { loadDocumentOffThread } from '../openapi/load-off-thread.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../src/openapi/load-document.js';
 import { compileSpec } from '../../src/openapi/compile-operations.js';
-import { loadFixtures } from '../../src/scenarios/load-fixtures.js';
+import { loadFixtures } from '../../src/scenarios/fixture-folder.js';
 import { loadGeneratorLibraries } from '../../src/generate/generator-libraries.js';
 import { handleRequest, type EngineState } from '../../src/engine/pipeline.js';
 import type { StubRequest } from '../../src/common/plain-http.js';

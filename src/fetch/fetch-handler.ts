@@ -1,0 +1,91 @@
+// createFetchHandler: the stub as a function from a standard Request to a Response, for any
+// runtime with fetch (a browser page, a service worker, MSW, Node, Deno, edge workers). It answers
+// as the HTTP server answers the same request: same engine, same document, same bytes.
+import type { JournalEntry, JournalFilter } from '../record/journal.js';
+import type { CoverageReport } from '../record/coverage.js';
+import { refusalResponse } from '../engine/refusal.js';
+import { routeRefusals } from '../engine/refusals.js';
+import type { StubResponse } from '../engine/stub-response.js';
+import type { StubRequest } from '../common/plain-http.js';
+import { resolveFetchOptions, type FetchHandlerOptions } from './fetch-options.js';
+import { locate, toStubRequest } from './fetch-request.js';
+import { never, toResponse, waitFor } from './fetch-response.js';
+import { InMemoryStub } from './in-memory-stub.js';
+
+export interface FetchHandler {
+  /**
+   * The answer to `request`; `undefined` (with `passthrough`) when no operation of the document
+   * is at its URL. Rejects only when the client aborts the request while its answer waits.
+   */
+  (request: Request): Promise<Response | undefined>;
+  /** The base URL as given ('' when none), for building request URLs: `${handle.url}/plants`. */
+  url: string;
+  /** Journal entries, oldest first (as the server's `GET /__admin/requests`). */
+  requests(filter?: JournalFilter): JournalEntry[];
+  /** Empties the journal and resets coverage. */
+  reset(): void;
+  /** Per operation, each documented status and scenario with its hits (as `GET /__admin/coverage`). */
+  coverage(): CoverageReport;
+  /** Makes a scenario the default for requests without selection headers (throws if unknown). */
+  useScenario(name: string): void;
+  clearScenario(): void;
+}
+
+/**
+ * Opens the document and fixtures and resolves to the handler; a broken document or fixture
+ * rejects with a ConfigError naming it (`document: /paths/~1plants/post/...: ...`).
+ * @example
+ *   const handle = await createFetchHandler({ document: yamlText, seed: 1 });
+ *   const response = await handle(new Request('http://localhost/plants', { method: 'POST', ... }));
+ */
+export async function createFetchHandler(options: FetchHandlerOptions): Promise<FetchHandler> {
+  const resolved = resolveFetchOptions(options);
+  const stub = await InMemoryStub.open(resolved);
+  const handler = async (request: Request): Promise<Response | undefined> => {
+    const started = performance.now();
+    // 1. Read: the path under the base URL (from the URL alone: a request let through keeps its
+    //    body for whoever handles it next), then the body (bounded) and multipart parts.
+    const target = locate(request, resolved.base);
+    if (resolved.passthrough && (target === null || !stub.knows(request.method, target.path))) return undefined;
+    const stubRequest = target && (await toStubRequest(request, target, resolved.maxBodyBytes));
+    // 2. Answer: the engine's pipeline (or the stub's 404 for a URL outside the base URL).
+    const seen = stubRequest ?? outside(request);
+    const response = stubRequest ? stub.handle(stubRequest) : refusalResponse(routeRefusals.noOperation(request.method, request.url), null);
+    // 3. Deliver: after its delay, or never (the timeout fault); recorded once, as the server does.
+    const done = (delivered: StubResponse) => stub.record(seen, delivered, performance.now() - started);
+    try {
+      if (response.fault === 'timeout') {
+        done(response);
+        return await never(request.signal);
+      }
+      await waitFor(response.delayMs, request.signal);
+    } catch (reason) {
+      if (response.fault !== 'timeout') done({ ...response, abandoned: true });
+      throw reason;
+    }
+    let answer: Response;
+    let delivered = response;
+    try {
+      answer = toResponse(response, request.method);
+    } catch (error) {
+      delivered = stub.internalError(seen, error);
+      answer = toResponse(delivered, request.method);
+    }
+    done(delivered);
+    return answer;
+  };
+  return Object.assign(handler, {
+    url: resolved.baseUrl,
+    requests: (filter?: JournalFilter) => stub.requests(filter),
+    reset: () => stub.reset(),
+    coverage: () => stub.coverageReport(),
+    useScenario: (name: string) => stub.useScenario(name),
+    clearScenario: () => stub.clearScenario(),
+  });
+}
+
+/** A request outside the base URL, journaled as it came. */
+function outside(request: Request): StubRequest {
+  const url = new URL(request.url);
+  return { method: request.method, path: url.pathname, rawQuery: url.search.slice(1), headers: {}, body: new Uint8Array(0) };
+}

@@ -1,0 +1,121 @@
+// The fetch handler's one options object (also openApiHandlers'), with its defaults, checked once
+// when the handler is created. Everything is given as values: the document and the fixtures are
+// objects or text, never file names, so nothing here needs a file system.
+import { ConfigError } from '../config/config-error.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { wholeNumber } from '../config/whole-number.js';
+
+export interface FetchHandlerOptions {
+  /** The OpenAPI document (3.0, 3.1 or 3.2): the parsed object, or its YAML or JSON text. Required. */
+  document: object | string;
+  /**
+   * Scenario fixtures, each one file of `fixtures/`: its YAML or JSON text, or its parsed content
+   * (`{ operation: 'POST /plants', scenarios: { 'duplicate-id': { status: 400, body: {…} } } }`).
+   * Default none.
+   */
+  fixtures?: ReadonlyArray<object | string>;
+  /** Picks the data set of generated data: same seed, same request, same bytes (as `--seed`). Default 0. */
+  seed?: number;
+  /** Remember what clients create, update and delete, in memory (as `--stateful`). Default false. */
+  stateful?: boolean;
+  /**
+   * Where the document's operations are served: an origin and base path
+   * (`https://api.example.com/v2`) or a path on any origin (`/api`). Its path is taken off a
+   * request's before routing. Default: every origin, paths as sent (an operation is also served
+   * under the base path of the document's first server, as by the server).
+   */
+  baseUrl?: string;
+  /**
+   * A request no operation of the document answers (another origin, a path it does not have)
+   * resolves to `undefined`, for the caller to let through, instead of the stub's 404.
+   * Default false (openApiHandlers: true).
+   */
+  passthrough?: boolean;
+  /** Accepted bearer tokens; empty accepts any non-empty token (as `--token`). Default []. */
+  tokens?: string[];
+  /** Delay before every answer, refusals included, in ms (as `--delay`). Default 0. */
+  delayMs?: number;
+  /** Largest request body in bytes; larger is 413 (as `--max-body`). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Journal entries kept (newest). Default 1000. */
+  journalLimit?: number;
+  /** Refuse a document with any warning (as `--strict`). Default false. */
+  strict?: boolean;
+  /** Where warnings and one line per request go. Default: warnings to `console.warn`, no request lines. */
+  log?: (line: string) => void;
+}
+
+export interface ResolvedFetchOptions {
+  document: object | string;
+  fixtures: ReadonlyArray<object | string>;
+  /** The base URL as given, '' when none. */
+  baseUrl: string;
+  seed: number | undefined;
+  stateful: boolean;
+  base: BaseUrl;
+  passthrough: boolean;
+  tokens: string[];
+  delayMs: number;
+  maxBodyBytes: number;
+  journalLimit: number;
+  strict: boolean;
+  log: ((line: string) => void) | null;
+  warn: (line: string) => void;
+}
+
+/** `baseUrl` taken apart: the origin it requires (null: any) and the path taken off ('' for none). */
+export interface BaseUrl {
+  origin: string | null;
+  path: string;
+}
+
+export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetchOptions {
+  if (options === null || typeof options !== 'object') throw new ConfigError('options', 'must be an object with at least `document`');
+  const { document } = options;
+  if (typeof document !== 'string' && (document === null || typeof document !== 'object' || Array.isArray(document))) {
+    throw new ConfigError('document', 'is required: the OpenAPI document as an object, or its YAML or JSON text');
+  }
+  if (options.fixtures !== undefined && !Array.isArray(options.fixtures)) throw new ConfigError('fixtures', 'must be an array of fixture files (each { operation, scenarios })');
+  const resolved: ResolvedFetchOptions = {
+    document,
+    fixtures: options.fixtures ?? [],
+    baseUrl: options.baseUrl ?? '',
+    seed: options.seed,
+    stateful: options.stateful ?? DEFAULTS.stateful,
+    base: baseUrlOf(options.baseUrl),
+    passthrough: options.passthrough ?? false,
+    tokens: options.tokens ?? [],
+    delayMs: options.delayMs ?? DEFAULTS.delayMs,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    journalLimit: options.journalLimit ?? DEFAULTS.journalLimit,
+    strict: options.strict ?? DEFAULTS.strict,
+    log: options.log ?? null,
+    warn: options.log ?? ((line) => console.warn(line)),
+  };
+  if (resolved.seed !== undefined) wholeNumber('seed', resolved.seed, 0, 2 ** 31 - 1);
+  wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
+  wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
+  wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);
+  if (!Array.isArray(resolved.tokens) || resolved.tokens.some((token) => typeof token !== 'string' || token.trim() === '' || /\s/.test(token))) {
+    throw new ConfigError('tokens', 'each token must be a non-empty string without spaces');
+  }
+  return resolved;
+}
+
+function baseUrlOf(baseUrl: string | undefined): BaseUrl {
+  if (baseUrl === undefined || baseUrl === '') return { origin: null, path: '' };
+  if (typeof baseUrl === 'string' && baseUrl.startsWith('/')) return { origin: null, path: withoutTrailingSlash(baseUrl) };
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError('baseUrl', `must be an absolute http(s) URL (https://api.example.com/v2) or a path (/api), got ${String(baseUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('baseUrl', `must be an http or https URL, got ${baseUrl}`);
+  if (url.search !== '' || url.hash !== '') throw new ConfigError('baseUrl', `must hold no query or fragment, got ${baseUrl}`);
+  return { origin: url.origin, path: withoutTrailingSlash(url.pathname) };
+}
+
+function withoutTrailingSlash(path: string): string {
+  return path.replace(/\/+$/, '');
+}

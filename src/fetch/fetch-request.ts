@@ -1,0 +1,95 @@
+// The fetch adapter's way in: a standard Request read into the engine's plain StubRequest, as
+// serve-request.ts reads a node:http request: the path under the base URL, the raw query, lower-case
+// headers, the body bytes (bounded), a multipart body split into its parts.
+import type { FormPart, StubRequest } from '../common/plain-http.js';
+import type { BaseUrl } from './fetch-options.js';
+
+/** Where a request goes, read from its URL alone (its body is not touched). */
+export interface Target {
+  path: string;
+  rawQuery: string;
+}
+
+/** The request's path under the base URL and its raw query; null outside the base URL (another origin or path). */
+export function locate(request: Request, base: BaseUrl): Target | null {
+  const url = new URL(request.url);
+  const path = pathUnder(url, base);
+  return path === null ? null : { path, rawQuery: url.search.slice(1) };
+}
+
+/** The request as the engine sees it. */
+export async function toStubRequest(request: Request, { path, rawQuery }: Target, maxBodyBytes: number): Promise<StubRequest> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const { body, exceeded } = await readBody(request, maxBodyBytes);
+  const stubRequest: StubRequest = { method: request.method, path, rawQuery, headers, body };
+  if (exceeded) stubRequest.bodyLimitExceeded = maxBodyBytes;
+  else if (body.length > 0 && /^\s*multipart\/form-data\s*(;|$)/i.test(headers['content-type'] ?? '')) stubRequest.multipart = await readParts(body, headers['content-type']);
+  return stubRequest;
+}
+
+/** The request's path with the base URL's path taken off, at a segment boundary; null outside it. */
+function pathUnder(url: URL, base: BaseUrl): string | null {
+  if (base.origin !== null && url.origin !== base.origin) return null;
+  if (base.path === '') return url.pathname;
+  if (url.pathname === base.path) return '/';
+  return url.pathname.startsWith(base.path + '/') ? url.pathname.slice(base.path.length) : null;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The body's bytes, at most `limit` of them: the rest of a larger body is never read (413). */
+async function readBody(request: Request, limit: number): Promise<{ body: Uint8Array; exceeded: boolean }> {
+  if (request.body === null) return { body: EMPTY, exceeded: false };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      return { body: concat(chunks, size - value.length), exceeded: true };
+    }
+    chunks.push(value);
+  }
+  return { body: concat(chunks, size), exceeded: false };
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+/** Parts beyond this are refused, as the server's busboy limit does. */
+const MAX_PARTS = 1000;
+
+/**
+ * A multipart body split by the runtime's own parser (`Response#formData`, in browsers and Node
+ * alike); a file part's content is kept as its text. Its error messages are the runtime's, so
+ * they differ from the server's busboy messages for the same broken body.
+ */
+async function readParts(body: Uint8Array, contentType: string): Promise<StubRequest['multipart']> {
+  let form: FormData;
+  try {
+    form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const parts: FormPart[] = [];
+  for (const [name, value] of form) {
+    if (parts.length === MAX_PARTS) return { error: `more than ${MAX_PARTS} parts` };
+    if (typeof value === 'string') parts.push({ name, value });
+    else parts.push({ name, value: await value.text(), filename: value.name, contentType: value.type });
+  }
+  return { parts };
+}

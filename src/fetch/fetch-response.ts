@@ -1,0 +1,64 @@
+// The fetch adapter's way out: the engine's StubResponse as a standard Response, after its delay,
+// with the faults a client's resilience test asks for made of what fetch has (a network error, a
+// body that breaks off, an answer that never comes). The counterpart of serve-request.ts's send.
+import type { StubResponse } from '../engine/stub-response.js';
+
+/** Statuses whose Response may carry no body (the Fetch standard's null body statuses). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** Waits `ms` (the answer's scripted delay); rejects with the signal's reason when the client gives up first. */
+export function waitFor(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/**
+ * The answer as a Response; a header value fetch refuses (outside Latin-1) throws, for the caller
+ * to answer its 500 instead, as the server does when Node refuses one.
+ */
+export function toResponse(response: StubResponse, method: string): Response {
+  const headers = new Headers(response.headers);
+  const body = method === 'HEAD' || NULL_BODY.has(response.status) ? null : response.body;
+  switch (response.fault) {
+    case 'reset':
+      return Response.error();
+    case 'close':
+      return new Response(halfThenBreak(response.body), { status: response.status, headers });
+    case 'malformed':
+      return new Response(response.body.slice(0, Math.max(1, response.body.length - 1)) + ',', { status: response.status, headers });
+    default:
+      return new Response(body, { status: response.status, headers });
+  }
+}
+
+/** The first half of the body, then an error: the client's read fails mid-body, as when the server hangs up. */
+function halfThenBreak(body: string): ReadableStream<Uint8Array> {
+  const half = new TextEncoder().encode(body.slice(0, Math.ceil(body.length / 2)));
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(half);
+    },
+    pull(controller) {
+      controller.error(new TypeError('the stub closed the connection mid-body (fault: close)'));
+    },
+  });
+}
+
+/** The `timeout` fault: no answer until the client gives up (its signal aborts). */
+export function never(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}

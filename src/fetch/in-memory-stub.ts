@@ -1,0 +1,115 @@
+// The stub around the engine for runtimes without files or processes (the fetch handler, MSW):
+// the document and fixtures opened from values, the engine state, stateful mode's store in
+// memory, and the journal and coverage recorded at one point, after each answer. The server's
+// counterpart is stub/stub.ts, which adds reading files, reloads, workers and Redis.
+import { ConfigError } from '../config/config-error.js';
+import { compileSpec } from '../openapi/compile-operations.js';
+import { compileResources } from '../openapi/compile-resources.js';
+import { summarizeWarnings } from '../openapi/document-warnings.js';
+import { openDocument, parseDocument, type DocumentReader, type LoadedDocument } from '../openapi/open-document.js';
+import { importXmlLibrary } from '../openapi/compile-xml.js';
+import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
+import { scenarioTable, type FixtureSource } from '../scenarios/load-fixtures.js';
+import { parseYamlFile } from '../config/parse-yaml.js';
+import { handleRequest, type EngineState } from '../engine/pipeline.js';
+import { refusalResponse } from '../engine/refusal.js';
+import { serverRefusals } from '../engine/refusals.js';
+import type { StubResponse } from '../engine/stub-response.js';
+import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
+import { Coverage, type CoverageReport } from '../record/coverage.js';
+import { formatSelfCheck, requestLineFormatter } from '../record/request-log.js';
+import { LocalStateStore } from '../stub/state-store.js';
+import type { StubRequest } from '../common/plain-http.js';
+import type { ResolvedFetchOptions } from './fetch-options.js';
+
+/** Files are the server's business: a document given as a value must hold everything itself. */
+const NO_FILES: DocumentReader = {
+  files: [],
+  bundle: () => Promise.reject(new ConfigError('document', 'a $ref points into another file, which cannot be read here; bundle the document into one first (e.g. `npx @redocly/cli bundle`)')),
+  fromSwagger2: () => Promise.reject(new ConfigError('document', 'Swagger 2.0 is converted to OpenAPI 3.0 only by the server (swagger2openapi needs Node); convert it first (e.g. `npx swagger2openapi`)')),
+};
+
+export class InMemoryStub {
+  readonly journal: Journal;
+  readonly coverage = new Coverage();
+  private readonly formatLine = requestLineFormatter('text');
+
+  private constructor(private readonly options: ResolvedFetchOptions, public state: EngineState, private readonly store: LocalStateStore | null) {
+    this.journal = new Journal(options.journalLimit);
+  }
+
+  /** Opens and compiles everything; a broken document or fixture rejects with a ConfigError naming it. */
+  static async open(options: ResolvedFetchOptions): Promise<InMemoryStub> {
+    const value = typeof options.document === 'string' ? parseDocument('document', options.document) : options.document;
+    const spec: LoadedDocument = await openDocument('document', value, NO_FILES);
+    // Generation and XML writing stay synchronous on the request path: their libraries load first.
+    await Promise.all([loadGeneratorLibraries(), importXmlLibrary()]);
+    const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict });
+    for (const line of summarizeWarnings(compiled.warnings)) options.warn(line);
+    const fixtures = scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled);
+    for (const warning of fixtures.warnings) options.warn(`warning: ${warning}`);
+    const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
+    const state: EngineState = { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, sticky: null, defaultDelayMs: options.delayMs, resources };
+    return new InMemoryStub(options, state, options.stateful ? new LocalStateStore() : null);
+  }
+
+  /** Whether any operation's path matches the request (a method it lacks is still the API's: 405). */
+  knows(method: string, path: string): boolean {
+    return this.state.compiled.routes.match(method, path).kind !== 'not-found';
+  }
+
+  /** Runs the pipeline; in stateful mode its change is applied before the answer leaves. */
+  handle(request: StubRequest): StubResponse {
+    try {
+      if (this.store === null) return handleRequest(this.state, request);
+      const response = handleRequest(this.state, request, this.store.read());
+      if (response.stateChange) this.store.apply(response.stateChange);
+      return response;
+    } catch (error) {
+      return this.internalError(request, error);
+    }
+  }
+
+  /** A bug of ours must still not leak internals to the client: report it, answer a plain problem. */
+  internalError(request: StubRequest, error: unknown): StubResponse {
+    this.options.warn(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
+    return refusalResponse(serverRefusals.internalError(), null);
+  }
+
+  /** Called once per answered request, after its answer was handed over. */
+  record(request: StubRequest, response: StubResponse, durationMs: number): void {
+    this.journal.record(request, response, durationMs);
+    this.coverage.record(response);
+    if (response.selfCheck.length > 0) this.options.warn(formatSelfCheck(request, response));
+    this.options.log?.(this.formatLine(request, response, durationMs));
+  }
+
+  requests(filter?: JournalFilter): JournalEntry[] {
+    return this.journal.list(filter, this.state.compiled.secrets);
+  }
+
+  reset(): void {
+    this.journal.clear();
+    this.coverage.reset();
+  }
+
+  coverageReport(): CoverageReport {
+    return this.coverage.report(this.state.compiled.operations, this.state.scenarios);
+  }
+
+  /** Makes `name` the scenario for requests that select none; throws when no operation has it. */
+  useScenario(name: string): void {
+    const names = [...new Set([...this.state.scenarios.values()].flatMap((scenarios) => [...scenarios.keys()]))];
+    if (!names.includes(name)) throw new Error(`no operation has a scenario "${name}"; known: ${names.join(', ')}`);
+    this.state = { ...this.state, sticky: name };
+  }
+
+  clearScenario(): void {
+    this.state = { ...this.state, sticky: null };
+  }
+}
+
+/** A fixture given as text is parsed as its file would be; `name` stands for the file in errors. */
+function fixtureSource(name: string, value: object | string): FixtureSource {
+  return { file: name, value: typeof value === 'string' ? parseYamlFile(name, value) : value };
+}

@@ -1,0 +1,41 @@
+// Reads the fixtures folder (one YAML or JSON file per operation) for load-fixtures.ts, which
+// checks its scenarios against the spec. The only part of scenarios/ that touches the disk.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../config/config-error.js';
+import { parseYamlFile } from '../config/parse-yaml.js';
+import type { CompiledSpec } from '../openapi/compiled-model.js';
+import { scenarioTable, type FixtureSource, type LoadedFixtures } from './load-fixtures.js';
+
+/** Reads every .json/.yaml/.yml file of `dir` (a missing folder means no scenarios). */
+export async function loadFixtures(dir: string, compiled: CompiledSpec): Promise<LoadedFixtures> {
+  let entries: Dirent[];
+  try {
+    entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => /\.(json|ya?ml)$/i.test(entry.name));
+  } catch (error) {
+    // A typo in --fixtures would otherwise look like a folder without scenarios.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { scenarios: new Map(), triggers: new Map(), warnings: [`${dir}: no such folder; no scenarios are served`] };
+    throw new ConfigError(dir, `cannot read the fixtures folder (${(error as NodeJS.ErrnoException).code})`);
+  }
+  const warnings: string[] = [];
+  // Only regular files are read: a FIFO named `x.yaml` would block the start (and every reload)
+  // forever, a folder named `x.yaml` cannot be read at all.
+  const names: string[] = [];
+  for (const entry of entries) {
+    // A symbolic link counts by what it points to (stat reads no content, so a FIFO cannot block it).
+    const isFile = entry.isFile() || (entry.isSymbolicLink() && (await stat(join(dir, entry.name)).catch(() => null))?.isFile());
+    if (isFile) names.push(entry.name);
+    else warnings.push(`${join(dir, entry.name)}: not a regular file; skipped`);
+  }
+  names.sort();
+  const texts: Array<{ file: string; text: string }> = [];
+  for (const name of names) texts.push({ file: join(dir, name), text: await readFile(join(dir, name), 'utf8') });
+  const loaded = scenarioTable(parsedInTurn(texts), compiled);
+  return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
+}
+
+/** Each file parsed only when its turn comes, so the first broken file named is the first in order. */
+function* parsedInTurn(texts: ReadonlyArray<{ file: string; text: string }>): Iterable<FixtureSource> {
+  for (const { file, text } of texts) yield { file, value: parseYamlFile(file, text) };
+}
