@@ -40,6 +40,11 @@ Options:
                         repeatable
   --state-store URL     redis://HOST:PORT/DB: instances sharing it act as one server (stateful
                         store, journal, coverage, sticky scenario)
+  --proxy URL           forward requests to the real API at URL, check both sides against the
+                        document, answer from the mock what it lacks (see docs/proxy.md)
+  --proxy-timeout MS    wait this long for the upstream's answer headers, then 504
+                        (default ${DEFAULTS.proxyTimeoutMs})
+  --proxy-errors        refuse requests that break the document instead of forwarding them
   --strict              refuse to start on a document with warnings (for spec authors in CI)
   --no-watch            do not reload the spec and fixtures when they change
   --no-cors             do not answer CORS preflights
@@ -84,6 +89,9 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
         'state-file': { type: 'string' },
         'state-store': { type: 'string' },
         webhook: { type: 'string', multiple: true },
+        proxy: { type: 'string' },
+        'proxy-timeout': { type: 'string' },
+        'proxy-errors': { type: 'boolean' },
         'no-watch': { type: 'boolean' },
         'no-cors': { type: 'boolean' },
         quiet: { type: 'boolean' },
@@ -133,6 +141,9 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     stateFile: values['state-file'],
     stateStore: values['state-store'],
     webhooks: webhookTargets(values.webhook ?? []),
+    proxy: values.proxy,
+    proxyTimeoutMs: integer('--proxy-timeout', values['proxy-timeout']),
+    proxyErrors: values['proxy-errors'],
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
@@ -229,6 +240,7 @@ const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
   coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store', webhooks: '--webhook',
+  proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout',
 };
 
 main().catch((error: unknown) => {

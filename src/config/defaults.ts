@@ -13,4 +13,6 @@ export const DEFAULTS = {
   watch: true,
   cors: true,
   stateful: false,
+  proxyTimeoutMs: 30_000,
+  proxyErrors: false,
 } as const;

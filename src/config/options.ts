@@ -55,9 +55,18 @@ export interface StubOptions {
   stateStore?: string;
   /** Webhook key (as the document writes it under `webhooks`) -> the URL it is sent to. */
   webhooks?: Record<string, string>;
+  /**
+   * The real API (`https://staging.example.com/v2`): requests are forwarded to it, both sides
+   * checked against the document, and the mock answers only what it lacks (see docs/proxy.md).
+   */
+  proxy?: string;
+  /** With `proxy`: how long to wait for the upstream's answer headers before a 504, in ms. Default 30000. */
+  proxyTimeoutMs?: number;
+  /** With `proxy`: a request that breaks the document is refused in the API's error shape, not forwarded. Default false. */
+  proxyErrors?: boolean;
 }
 
-export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'stateFile' | 'stateStore' | 'webhooks'>> & {
+export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'stateFile' | 'stateStore' | 'webhooks' | 'proxy'>> & {
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
   bundled: boolean;
   seed: number | undefined;
@@ -67,6 +76,8 @@ export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' |
   stateFile: string | undefined;
   stateStore: string | undefined;
   webhooks: Record<string, string>;
+  /** The upstream as a URL; null without --proxy. */
+  proxy: URL | null;
 };
 
 export { DEFAULTS };
@@ -103,6 +114,9 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     stateFile: options.stateFile,
     stateStore: options.stateStore,
     webhooks: options.webhooks ?? {},
+    proxy: options.proxy === undefined ? null : proxyUrl(options.proxy),
+    proxyTimeoutMs: options.proxyTimeoutMs ?? DEFAULTS.proxyTimeoutMs,
+    proxyErrors: options.proxyErrors ?? DEFAULTS.proxyErrors,
   };
   if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut, 'report');
   if (resolved.stateFile !== undefined) checkFolderOf('stateFile', resolved.stateFile, 'state');
@@ -120,6 +134,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);
+  wholeNumber('proxyTimeoutMs', resolved.proxyTimeoutMs, 1, 600_000);
   if (resolved.seed !== undefined) wholeNumber('seed', resolved.seed, 0, 2 ** 31 - 1);
   if (resolved.tokens.some((token) => typeof token !== 'string' || token.trim() === '' || /\s/.test(token))) {
     throw new ConfigError('tokens', 'each token must be a non-empty string without spaces');
@@ -138,6 +153,15 @@ export function isWebhookUrl(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** --proxy: an absolute http(s) URL without credentials, query or fragment (they would be sent to every request). */
+function proxyUrl(text: string): URL {
+  if (!isWebhookUrl(text)) throw new ConfigError('proxy', `must be an http:// or https:// URL, got ${text}`);
+  const url = new URL(text);
+  if (url.username !== '' || url.password !== '') throw new ConfigError('proxy', 'must not hold credentials; clients send their own, and they are forwarded');
+  if (url.search !== '' || url.hash !== '') throw new ConfigError('proxy', `must not hold a query or fragment, got ${text}`);
+  return url;
 }
 
 /** A file written at shutdown must have a folder to go to: found out now, not when the report is due. */

@@ -36,4 +36,27 @@ export interface StubResponse {
   stateChange?: StateChange | null;
   /** Webhooks and callbacks to send once the answer is out (the layer above sends them). */
   deliveries?: Delivery[];
+  /** --proxy: what the real API did with this request; absent without --proxy. */
+  proxy?: ProxyNote;
+}
+
+/** --proxy: the upstream's part in one exchange, for the journal, the log, coverage and the drift report. */
+export interface ProxyNote {
+  /**
+   * `forwarded` (the upstream answered), `refused` (--proxy-errors), `timeout` (504), `bad gateway`
+   * (502), or why the mock answered instead: `fallback (upstream 404)`, `fallback (upstream unreachable: ECONNREFUSED)`.
+   */
+  outcome: string;
+  /** The URL the request was forwarded to, without its query (which may carry credentials). */
+  target: string;
+  /** Whether the document has the operation; undocumented requests are forwarded as they are. */
+  documented: boolean;
+  /** What the upstream's answer breaks of the document (status, headers, body), as `<pointer>: <reason>`. */
+  responseViolations: string[];
+  /** Answer fields the document does not declare (JSON pointers, array items as `*`): drift, not violations. */
+  undeclared: string[];
+  /** Why the answer's body was not checked whole, when it was not (too large, an unknown encoding). */
+  unchecked?: string;
+  /** The upstream's status, when it answered. */
+  upstreamStatus?: number;
 }

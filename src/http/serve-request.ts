@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Stub } from '../stub/stub.js';
 import type { StubRequest } from '../common/plain-http.js';
-import type { StubResponse } from '../engine/stub-response.js';
+import type { ProxyNote, StubResponse } from '../engine/stub-response.js';
+import { serveProxied } from './proxy-exchange.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
 import { applyCors, isPreflight, answerPreflight } from './cors.js';
@@ -21,7 +22,7 @@ export interface ServeSettings {
 }
 
 /** One request on its way through: what every step of delivery needs, passed as one value. */
-interface Exchange {
+export interface ProxiedExchange {
   stub: Stub;
   req: IncomingMessage;
   res: ServerResponse;
@@ -29,6 +30,7 @@ interface Exchange {
   request: StubRequest;
   started: number;
 }
+type Exchange = ProxiedExchange;
 
 const EMPTY = Buffer.alloc(0);
 
@@ -46,10 +48,19 @@ export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerRespon
 }
 
 function proceed(exchange: Exchange): void {
+  // --proxy: the real API answers, unless the stub's own answer was asked for (proxy-exchange.ts).
+  const proxy = exchange.stub.proxy;
+  if (proxy) return serveProxied(exchange, proxy.upstream, proxy.refuseInvalid, { mock: (note) => answerFromMock(exchange, note), send: (response) => deliver(exchange, response) });
+  answerFromMock(exchange);
+}
+
+/** `note`: --proxy fell back to the mock, and why (said in X-Mock-Proxy and the journal). */
+function answerFromMock(exchange: Exchange, note?: ProxyNote): void {
+  const marked = (response: StubResponse) => (note ? { ...response, headers: { ...response.headers, 'x-mock-proxy': note.outcome }, proxy: note } : response);
   const answered = answer(exchange);
   // Only a store outside this process (stateful mode across workers or instances) answers later.
-  if (answered instanceof Promise) answered.then((response) => deliver(exchange, response), (error: unknown) => deliver(exchange, internalError(exchange.request, error)));
-  else deliver(exchange, answered);
+  if (answered instanceof Promise) answered.then((response) => deliver(exchange, marked(response)), (error: unknown) => deliver(exchange, internalError(exchange.request, error)));
+  else deliver(exchange, marked(answered));
 }
 
 function toStubRequest(req: IncomingMessage): StubRequest {

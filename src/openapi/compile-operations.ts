@@ -178,7 +178,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
     }
     refuseWarnings(warnings.list);
   }
-  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks };
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath };
 }
 
 /**

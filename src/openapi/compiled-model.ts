@@ -113,6 +113,8 @@ export interface CompiledSpec {
   compiledWhole: boolean;
   /** 3.1 `webhooks`, by their key as the document writes it. */
   webhooks: ReadonlyMap<string, OutboundPlan>;
+  /** The first server's path (`/v2`), under which every path is served too; '' when none. */
+  basePath: string;
 }
 
 export interface RenderedError {

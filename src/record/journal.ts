@@ -12,7 +12,7 @@ import { utf8Text } from '../common/bytes.js';
 export const JOURNAL_BODY_CAP = 16 * 1024;
 
 /** What the journal keeps of an answer: its outcome, not its body. */
-type Outcome = Pick<StubResponse, 'status' | 'source' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange'>;
+type Outcome = Pick<StubResponse, 'status' | 'source' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'>;
 
 interface Recorded {
   request: StubRequest;
@@ -38,6 +38,21 @@ export interface JournalEntry {
   abandoned?: true;
   /** Stateful mode: what this request did to the stored resources (`create`, `replace`, `merge`, `delete`). */
   stateChange?: { action: string; resource: string; id: string };
+  /** --proxy: `proxy` when the real API's answer (or the stub's 502/504 for it) was sent, `mock` when the mock answered. */
+  source?: 'proxy' | 'mock';
+  /** --proxy: `forwarded`, `refused`, `timeout`, `bad gateway`, or `fallback (…)` and why. */
+  proxy?: string;
+  /** --proxy: where the request was forwarded (without its query). */
+  target?: string;
+  /** --proxy: false for a request of an operation the document does not describe. */
+  documented?: boolean;
+  upstreamStatus?: number;
+  /** --proxy: what the upstream's answer breaks of the document. */
+  responseViolations?: string[];
+  /** --proxy: answer fields the document does not declare (drift). */
+  undeclared?: string[];
+  /** --proxy: why the answer's body was not checked whole. */
+  unchecked?: string;
   durationMs: number;
   time: string;
 }
@@ -59,8 +74,8 @@ export class Journal {
     // The body is copied (at most the cap, plus one byte to know it was cut): a chunk from the
     // socket can be a view into a 64 KiB read buffer, which the journal would otherwise keep alive.
     const body = new Uint8Array(request.body.subarray(0, JOURNAL_BODY_CAP + 1));
-    const { status, source, violations, selfCheck, fault, abandoned, stateChange } = response;
-    const outcome: Outcome = { status, source, violations, selfCheck, fault, abandoned, stateChange };
+    const { status, source, violations, selfCheck, fault, abandoned, stateChange, proxy } = response;
+    const outcome: Outcome = { status, source, violations, selfCheck, fault, abandoned, stateChange, proxy };
     // A multipart body's parts are not kept either: the capped body is what the journal shows.
     const { multipart: _parts, ...kept } = request;
     const entry: Recorded = { request: { ...kept, body }, outcome, durationMs, time: Date.now() };
@@ -113,6 +128,7 @@ function describe({ request, outcome: response, durationMs, time }: Recorded, se
   if (response.fault) entry.fault = response.fault;
   if (response.abandoned) entry.abandoned = true;
   if (response.stateChange) entry.stateChange = { action: response.stateChange.action, resource: response.stateChange.resource, id: response.stateChange.id };
+  if (response.proxy) describeProxy(entry, response.proxy);
   const truncated = request.body.length > JOURNAL_BODY_CAP;
   const text = utf8Text(request.body.subarray(0, JOURNAL_BODY_CAP));
   if (truncated) {
@@ -122,6 +138,17 @@ function describe({ request, outcome: response, durationMs, time }: Recorded, se
     entry.body = parseBody(text);
   }
   return entry;
+}
+
+function describeProxy(entry: JournalEntry, note: NonNullable<Outcome['proxy']>): void {
+  entry.source = note.outcome.startsWith('fallback') ? 'mock' : 'proxy';
+  entry.proxy = note.outcome;
+  entry.target = note.target;
+  entry.documented = note.documented;
+  if (note.upstreamStatus !== undefined) entry.upstreamStatus = note.upstreamStatus;
+  entry.responseViolations = note.responseViolations;
+  if (note.undeclared.length > 0) entry.undeclared = note.undeclared;
+  if (note.unchecked) entry.unchecked = note.unchecked;
 }
 
 function parseBody(text: string): unknown {

@@ -40,8 +40,16 @@ export function formatRequestLine(request: StubRequest, response: StubResponse, 
   const outcome = response.fault ? `fault:${response.fault}` : response.abandoned ? 'abandoned' : String(response.status);
   const base = `${request.method} ${truncate(request.path, 200)} ${outcome} ${durationMs.toFixed(1)}ms`;
   const source = response.source && response.source !== 'echo' ? ` [${truncate(response.source, 200)}]` : '';
+  if (response.proxy) return base + source + proxySuffix(response);
   const violations = response.status >= 400 && response.violations.length > 0 ? ` ${truncate(response.violations.join('; '), 500)}` : '';
   return base + source + violations;
+}
+
+/** `[proxy: forwarded] request /name: is required; response /water: must be an integer (undeclared: /color)`: every violation, either side, whatever the status. */
+function proxySuffix({ proxy, violations }: StubResponse): string {
+  const all = [...violations.map((v) => `request ${v}`), ...proxy!.responseViolations.map((v) => `response ${v}`)];
+  const undeclared = proxy!.undeclared.length > 0 ? ` (undeclared: ${truncate(proxy!.undeclared.join(', '), 200)})` : '';
+  return ` [proxy: ${proxy!.outcome}]${all.length > 0 ? ` ${truncate(all.join('; '), 500)}` : ''}${undeclared}`;
 }
 
 /**
@@ -60,6 +68,10 @@ export function formatRequestJson(request: StubRequest, response: StubResponse, 
   };
   if (response.fault) record.fault = response.fault;
   if (response.abandoned) record.abandoned = true;
+  if (response.proxy) {
+    record.proxy = response.proxy.outcome;
+    record.responseViolations = response.proxy.responseViolations.slice(0, 100);
+  }
   return JSON.stringify(record).replace(LINE_BREAKERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

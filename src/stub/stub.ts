@@ -18,6 +18,8 @@ import { ServedVersion } from './served-version.js';
 import { StateAccess } from './state-access.js';
 import { Recorder } from './recorder.js';
 import { StubAdmin } from './admin-facade.js';
+import { Upstream } from '../proxy/upstream.js';
+import { decide, type ProxyDecision } from '../proxy/proxy-decision.js';
 
 export type { JournalWatcher } from './recorder.js';
 
@@ -36,11 +38,14 @@ export class Stub {
   private state: StateAccess | null = null;
   /** What makes several processes one server (--workers, --state-store); null in a single process. */
   private whole: WholeServer | null = null;
+  /** --proxy: the real API requests are forwarded to; null without it. */
+  readonly proxy: { upstream: Upstream; refuseInvalid: boolean } | null;
 
   private constructor(readonly options: ResolvedOptions, private readonly version: ServedVersion, warn: (line: string) => void) {
     this.outbound = new Outbound(warn);
     this.recorder = new Recorder(options, version, this.outbound, warn, () => this.whole);
     this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, state: () => this.state, whole: () => this.whole });
+    this.proxy = options.proxy ? { upstream: new Upstream(options.proxy, options.proxyTimeoutMs), refuseInvalid: options.proxyErrors } : null;
   }
 
   /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
@@ -76,6 +81,11 @@ export class Stub {
    */
   handle(request: StubRequest): StubResponse | Promise<StubResponse> {
     return this.state === null ? handleRequest(this.version.current, request) : this.state.handle(request);
+  }
+
+  /** --proxy: whether the mock or the real API answers this request, and how it is forwarded. */
+  decideProxy(request: StubRequest): ProxyDecision {
+    return decide(this.version.current, request, this.proxy!.refuseInvalid);
   }
 
   /** Called once per answered request, after it was sent. */
@@ -139,5 +149,6 @@ export class Stub {
     this.state?.flush();
     void this.whole?.close();
     this.outbound.close();
+    this.proxy?.upstream.close();
   }
 }

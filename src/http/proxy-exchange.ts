@@ -1,0 +1,155 @@
+// --proxy at the edge: a request the real API should answer is forwarded (proxy/ decides and
+// checks), its answer relayed to the client unchanged (status, headers, body bytes: a gzip body
+// stays gzip) while a capped prefix is checked against the document, and the exchange is
+// recorded once. A JSON answer up to the cap is held back until it is checked, so its
+// violations can go out in X-Mock-Violations; a larger one streams at once.
+import type { IncomingMessage } from 'node:http';
+import { checkBody, checkHead, checkMedia, lacksOperation, wantsBody, CHECK_CAP_BYTES, type AnswerCheck } from '../proxy/check-answer.js';
+import { clientHeaders, upstreamHeaders } from '../proxy/proxy-headers.js';
+import type { Upstream } from '../proxy/upstream.js';
+import { refuse, refusalResponse } from '../engine/refusal.js';
+import type { ProxyNote, StubResponse } from '../engine/stub-response.js';
+import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
+import { applyCors } from './cors.js';
+import type { ProxiedExchange } from './serve-request.js';
+
+/** Where a proxied exchange ends when the stub answers itself: the mock (a fallback notes why), or a ready answer. */
+export interface ProxyExits {
+  mock(note?: ProxyNote): void;
+  send(response: StubResponse): void;
+}
+
+/** X-Mock-Violations is at most this long: a count and the first messages. */
+const VIOLATIONS_HEADER_BYTES = 1024;
+
+export function serveProxied(exchange: ProxiedExchange, upstream: Upstream, refuseInvalid: boolean, exits: ProxyExits): void {
+  const { stub, req, request } = exchange;
+  const decision = stub.decideProxy(request);
+  if (decision.kind === 'mock') return exits.mock();
+  const target = upstream.urlFor(decision.kind === 'forward' ? decision.path : request.path);
+  const note = (outcome: string, more: Partial<ProxyNote> = {}): ProxyNote => ({
+    outcome, target, documented: decision.kind === 'refuse' || decision.operation !== null, responseViolations: [], undeclared: [], ...more,
+  });
+  if (decision.kind === 'refuse') return exits.send({ ...decision.response, proxy: note('refused') });
+  const { operation, violations } = decision;
+  const headers = upstreamHeaders(req.headers, upstream.target, req.socket.remoteAddress, request.body);
+  void upstream.request(request.method, decision.path, request.rawQuery, headers, request.body).then((result) => {
+    switch (result.kind) {
+      case 'unreachable':
+        return exits.mock(note(`fallback (upstream unreachable: ${result.code})`));
+      case 'timeout':
+        return exits.send(gatewayProblem(504, `no answer from the upstream ${target} within ${upstream.timeoutMs} ms (--proxy-timeout)`, operation, violations, note('timeout')));
+      case 'broken':
+        return exits.send(gatewayProblem(502, `the upstream ${target} sent a broken answer (${result.reason})`, operation, violations, note('bad gateway')));
+      case 'answer': {
+        const status = result.response.statusCode ?? 502;
+        // The document has the operation, the upstream not yet: the mock answers it.
+        if (operation && lacksOperation(operation, status)) {
+          result.response.resume();
+          return exits.mock(note(`fallback (upstream ${status})`, { upstreamStatus: status }));
+        }
+        return relay(exchange, result.response, operation, violations, note('forwarded', { upstreamStatus: status }), exits);
+      }
+    }
+  });
+}
+
+/** The stub's own 502/504: problem+json that says it came from the stub (the API documents neither). */
+function gatewayProblem(status: number, detail: string, operation: CompiledOperation | null, violations: string[], note: ProxyNote): StubResponse {
+  const response = refusalResponse(refuse(status, `plant-store-stub (proxy): ${detail}`, { fromStub: true }), operation);
+  return { ...response, violations, proxy: note };
+}
+
+function relay(exchange: ProxiedExchange, answer: IncomingMessage, operation: CompiledOperation | null, violations: string[], note: ProxyNote, exits: ProxyExits): void {
+  const { req, res } = exchange;
+  const status = answer.statusCode!;
+  const head = operation ? checkHead(operation, status, answer.headers) : { plan: null, violations: [] };
+  note.responseViolations.push(...head.violations);
+  const plan = head.plan;
+  // The client left: the upstream's answer is not wanted any more.
+  res.once('close', () => {
+    if (!answer.complete) answer.destroy();
+  });
+  const finish = (check: AnswerCheck | null) => {
+    if (check) {
+      note.responseViolations.push(...check.violations);
+      note.undeclared.push(...check.undeclared);
+      if (check.unchecked) note.unchecked = check.unchecked;
+    }
+  };
+  const writeHead = () => {
+    if (exchange.settings.cors) applyCors(req, res, operation?.responseHeaderNames);
+    const headers = clientHeaders(answer.headers);
+    const header = violationsHeader(violations, note.responseViolations);
+    if (header !== null) headers['x-mock-violations'] = header;
+    res.writeHead(status, headers);
+  };
+  let recordedOnce = false;
+  const record = () => {
+    if (recordedOnce) return;
+    recordedOnce = true;
+    exchange.stub.record(exchange.request, recorded(status, operation, plan, violations, note), performance.now() - exchange.started);
+  };
+
+  // Held back only when there is a document body to check; anything else streams at once.
+  const checkable = plan !== null && wantsBody(plan, answer.headers);
+  if (!checkable || Number(answer.headers['content-length']) > CHECK_CAP_BYTES) {
+    if (plan) finish(checkable ? checkBody(plan, answer.headers, null) : { violations: checkMedia(plan, answer.headers), undeclared: [] });
+    return stream(exchange, answer, writeHead, record, note, []);
+  }
+  const chunks: Buffer[] = [];
+  let held = 0;
+  const onData = (chunk: Buffer) => {
+    if (plan === null) return;
+    chunks.push(chunk);
+    held += chunk.length;
+    if (held <= CHECK_CAP_BYTES) return;
+    // Too large to hold: its head goes out with what is known, the rest streams unchecked.
+    answer.off('data', onData).off('end', onEnd);
+    answer.pause();
+    finish(checkBody(plan, answer.headers, null));
+    stream(exchange, answer, writeHead, record, note, chunks);
+  };
+  const onEnd = () => {
+    if (plan === null) return;
+    finish(checkBody(plan, answer.headers, Buffer.concat(chunks, held)));
+    writeHead();
+    res.end(Buffer.concat(chunks, held));
+    record();
+  };
+  answer.on('data', onData).on('end', onEnd);
+  answer.once('error', () => {
+    if (res.headersSent) return;
+    answer.off('end', onEnd);
+    exits.send(gatewayProblem(502, `the upstream ${note.target} broke off its answer`, operation, violations, { ...note, outcome: 'bad gateway' }));
+  });
+}
+
+/** Writes the head and what was held, then pipes the rest of the answer through (back-pressure and all). */
+function stream(exchange: ProxiedExchange, answer: IncomingMessage, writeHead: () => void, record: () => void, note: ProxyNote, held: Buffer[]): void {
+  const { res } = exchange;
+  writeHead();
+  for (const chunk of held) res.write(chunk);
+  answer.pipe(res);
+  res.once('close', record);
+  answer.once('error', () => {
+    // Cut off mid-answer: the client must see a broken answer, not a complete-looking short one.
+    note.outcome = 'bad gateway (answer cut off)';
+    res.destroy();
+    record();
+  });
+}
+
+/** The journal's view of a relayed answer: its outcome, never its body. */
+function recorded(status: number, operation: CompiledOperation | null, plan: ResponsePlan | null, violations: string[], note: ProxyNote): StubResponse {
+  return { status, headers: {}, body: '', source: null, violations, selfCheck: [], delayMs: 0, operation, documented: plan, fromStub: false, proxy: note };
+}
+
+/** `3 violations: request /name: is required; response /water: must be an integer`, at most 1 KiB of visible ASCII; null when there are none. */
+export function violationsHeader(request: readonly string[], response: readonly string[]): string | null {
+  const count = request.length + response.length;
+  if (count === 0) return null;
+  const messages = [...request.map((v) => `request ${v}`), ...response.map((v) => `response ${v}`)].join('; ');
+  const text = `${count} violation${count === 1 ? '' : 's'}: ${messages}`.replace(/[^\x20-\x7e]/g, '?');
+  return text.length <= VIOLATIONS_HEADER_BYTES ? text : `${text.slice(0, VIOLATIONS_HEADER_BYTES - 3)}...`;
+}

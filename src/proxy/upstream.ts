@@ -1,0 +1,62 @@
+// --proxy, step 2: one request to the real API with node:http(s), kept-alive connections reused.
+// What can go wrong is sorted here: a target that refuses the connection or cannot be resolved
+// (the mock answers instead), no answer headers in time (504), or a broken answer (502).
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+export type UpstreamResult =
+  | { kind: 'answer'; response: IncomingMessage }
+  /** No connection could be made (refused, name not resolved): the upstream is not there. */
+  | { kind: 'unreachable'; code: string }
+  | { kind: 'timeout' }
+  | { kind: 'broken'; reason: string };
+
+/** Connection errors that mean nothing answers there, as opposed to an answer that went wrong. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+export class Upstream {
+  private readonly agent: HttpAgent;
+  private readonly send: typeof httpRequest;
+  /** The target's path without a trailing slash: what the request's path is appended to. */
+  private readonly basePath: string;
+
+  constructor(readonly target: URL, readonly timeoutMs: number) {
+    const https = target.protocol === 'https:';
+    this.agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.send = https ? httpsRequest : httpRequest;
+    this.basePath = target.pathname.replace(/\/+$/, '');
+  }
+
+  /** The URL a request path goes to, without its query (the query may carry credentials; this is what the journal shows). */
+  urlFor(path: string): string {
+    return `${this.target.origin}${this.basePath}${path}`;
+  }
+
+  /** Resolves once the answer's headers arrived (its body is left to stream) or the exchange failed. */
+  request(method: string, path: string, rawQuery: string, headers: OutgoingHttpHeaders, body: Uint8Array): Promise<UpstreamResult> {
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (result: UpstreamResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(result);
+      };
+      const outgoing = this.send(`${this.urlFor(path)}${rawQuery === '' ? '' : `?${rawQuery}`}`, { method, headers, agent: this.agent });
+      const timer = setTimeout(() => {
+        settle({ kind: 'timeout' });
+        outgoing.destroy();
+      }, this.timeoutMs);
+      outgoing.on('response', (response) => settle({ kind: 'answer', response }));
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        const code = error.code ?? 'ERROR';
+        settle(UNREACHABLE.has(code) ? { kind: 'unreachable', code } : { kind: 'broken', reason: `${code}: ${error.message}` });
+      });
+      outgoing.end(body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
