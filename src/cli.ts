@@ -45,6 +45,8 @@ Options:
   --proxy-timeout MS    wait this long for the upstream's answer headers, then 504
                         (default ${DEFAULTS.proxyTimeoutMs})
   --proxy-errors        refuse requests that break the document instead of forwarding them
+  --record DIR          with --proxy: write the real API's answers into DIR as fixtures
+                        (replay them offline with --fixtures DIR)
   --strict              refuse to start on a document with warnings (for spec authors in CI)
   --no-watch            do not reload the spec and fixtures when they change
   --no-cors             do not answer CORS preflights
@@ -92,6 +94,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
         proxy: { type: 'string' },
         'proxy-timeout': { type: 'string' },
         'proxy-errors': { type: 'boolean' },
+        record: { type: 'string' },
         'no-watch': { type: 'boolean' },
         'no-cors': { type: 'boolean' },
         quiet: { type: 'boolean' },
@@ -144,6 +147,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     proxy: values.proxy,
     proxyTimeoutMs: integer('--proxy-timeout', values['proxy-timeout']),
     proxyErrors: values['proxy-errors'],
+    record: values.record,
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
@@ -240,7 +244,7 @@ const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
   coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store', webhooks: '--webhook',
-  proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout',
+  proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record',
 };
 
 main().catch((error: unknown) => {

@@ -64,9 +64,11 @@ export interface StubOptions {
   proxyTimeoutMs?: number;
   /** With `proxy`: a request that breaks the document is refused in the API's error shape, not forwarded. Default false. */
   proxyErrors?: boolean;
+  /** With `proxy`: the folder the real API's answers are recorded into as fixtures (created if missing). */
+  record?: string;
 }
 
-export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'stateFile' | 'stateStore' | 'webhooks' | 'proxy'>> & {
+export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'stateFile' | 'stateStore' | 'webhooks' | 'proxy' | 'record'>> & {
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
   bundled: boolean;
   seed: number | undefined;
@@ -78,6 +80,7 @@ export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' |
   webhooks: Record<string, string>;
   /** The upstream as a URL; null without --proxy. */
   proxy: URL | null;
+  record: string | undefined;
 };
 
 export { DEFAULTS };
@@ -117,7 +120,9 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     proxy: options.proxy === undefined ? null : proxyUrl(options.proxy),
     proxyTimeoutMs: options.proxyTimeoutMs ?? DEFAULTS.proxyTimeoutMs,
     proxyErrors: options.proxyErrors ?? DEFAULTS.proxyErrors,
+    record: options.record,
   };
+  if (resolved.record !== undefined && resolved.proxy === null) throw new ConfigError('record', 'records the real API\'s answers, so it needs --proxy URL');
   if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut, 'report');
   if (resolved.stateFile !== undefined) checkFolderOf('stateFile', resolved.stateFile, 'state');
   if (resolved.stateStore !== undefined && !/^rediss?:\/\/[^/\s]+(\/\d+)?\/?$/.test(resolved.stateStore)) {

@@ -4,14 +4,16 @@
 // recorded once. A JSON answer up to the cap is held back until it is checked, so its
 // violations can go out in X-Mock-Violations; a larger one streams at once.
 import type { IncomingMessage } from 'node:http';
+import type { ProxyDecision } from '../proxy/proxy-decision.js';
 import { checkBody, checkHead, checkMedia, lacksOperation, wantsBody, CHECK_CAP_BYTES, type AnswerCheck } from '../proxy/check-answer.js';
 import { clientHeaders, upstreamHeaders } from '../proxy/proxy-headers.js';
-import type { Upstream } from '../proxy/upstream.js';
+import type { ProxySetup } from '../proxy/proxy-setup.js';
+import { RECORD_BODY_CAP, type FixtureRecorder } from '../proxy/record-fixtures.js';
 import { refuse, refusalResponse } from '../engine/refusal.js';
 import type { ProxyNote, StubResponse } from '../engine/stub-response.js';
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import { applyCors } from './cors.js';
-import type { ProxiedExchange } from './serve-request.js';
+import type { Exchange } from './exchange.js';
 
 /** Where a proxied exchange ends when the stub answers itself: the mock (a fallback notes why), or a ready answer. */
 export interface ProxyExits {
@@ -22,8 +24,9 @@ export interface ProxyExits {
 /** X-Mock-Violations is at most this long: a count and the first messages. */
 const VIOLATIONS_HEADER_BYTES = 1024;
 
-export function serveProxied(exchange: ProxiedExchange, upstream: Upstream, refuseInvalid: boolean, exits: ProxyExits): void {
+export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: ProxyExits): void {
   const { stub, req, request } = exchange;
+  const { upstream } = proxy;
   const decision = stub.decideProxy(request);
   if (decision.kind === 'mock') return exits.mock();
   const target = upstream.urlFor(decision.kind === 'forward' ? decision.path : request.path);
@@ -48,7 +51,7 @@ export function serveProxied(exchange: ProxiedExchange, upstream: Upstream, refu
           result.response.resume();
           return exits.mock(note(`fallback (upstream ${status})`, { upstreamStatus: status }));
         }
-        return relay(exchange, result.response, operation, violations, note('forwarded', { upstreamStatus: status }), exits);
+        return relay(exchange, result.response, decision, note('forwarded', { upstreamStatus: status }), exits, proxy.recorder);
       }
     }
   });
@@ -60,8 +63,9 @@ function gatewayProblem(status: number, detail: string, operation: CompiledOpera
   return { ...response, violations, proxy: note };
 }
 
-function relay(exchange: ProxiedExchange, answer: IncomingMessage, operation: CompiledOperation | null, violations: string[], note: ProxyNote, exits: ProxyExits): void {
+function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<ProxyDecision, { kind: 'forward' }>, note: ProxyNote, exits: ProxyExits, recorder: FixtureRecorder | null): void {
   const { req, res } = exchange;
+  const { operation, violations } = forward;
   const status = answer.statusCode!;
   const head = operation ? checkHead(operation, status, answer.headers) : { plan: null, violations: [] };
   note.responseViolations.push(...head.violations);
@@ -70,12 +74,11 @@ function relay(exchange: ProxiedExchange, answer: IncomingMessage, operation: Co
   res.once('close', () => {
     if (!answer.complete) answer.destroy();
   });
-  const finish = (check: AnswerCheck | null) => {
-    if (check) {
-      note.responseViolations.push(...check.violations);
-      note.undeclared.push(...check.undeclared);
-      if (check.unchecked) note.unchecked = check.unchecked;
-    }
+  const finish = (check: AnswerCheck, whole: boolean) => {
+    note.responseViolations.push(...check.violations);
+    note.undeclared.push(...check.undeclared);
+    if (check.unchecked) note.unchecked = check.unchecked;
+    if (recorder && operation && plan) recordFixture(recorder, forward, exchange.request.rawQuery, operation, plan, answer, check, whole, note);
   };
   const writeHead = () => {
     if (exchange.settings.cors) applyCors(req, res, operation?.responseHeaderNames);
@@ -94,7 +97,7 @@ function relay(exchange: ProxiedExchange, answer: IncomingMessage, operation: Co
   // Held back only when there is a document body to check; anything else streams at once.
   const checkable = plan !== null && wantsBody(plan, answer.headers);
   if (!checkable || Number(answer.headers['content-length']) > CHECK_CAP_BYTES) {
-    if (plan) finish(checkable ? checkBody(plan, answer.headers, null) : { violations: checkMedia(plan, answer.headers), undeclared: [] });
+    if (plan) finish(checkable ? checkBody(plan, answer.headers, null) : { violations: checkMedia(plan, answer.headers), undeclared: [] }, false);
     return stream(exchange, answer, writeHead, record, note, []);
   }
   const chunks: Buffer[] = [];
@@ -107,12 +110,12 @@ function relay(exchange: ProxiedExchange, answer: IncomingMessage, operation: Co
     // Too large to hold: its head goes out with what is known, the rest streams unchecked.
     answer.off('data', onData).off('end', onEnd);
     answer.pause();
-    finish(checkBody(plan, answer.headers, null));
+    finish(checkBody(plan, answer.headers, null), false);
     stream(exchange, answer, writeHead, record, note, chunks);
   };
   const onEnd = () => {
     if (plan === null) return;
-    finish(checkBody(plan, answer.headers, Buffer.concat(chunks, held)));
+    finish(checkBody(plan, answer.headers, Buffer.concat(chunks, held)), true);
     writeHead();
     res.end(Buffer.concat(chunks, held));
     record();
@@ -126,7 +129,7 @@ function relay(exchange: ProxiedExchange, answer: IncomingMessage, operation: Co
 }
 
 /** Writes the head and what was held, then pipes the rest of the answer through (back-pressure and all). */
-function stream(exchange: ProxiedExchange, answer: IncomingMessage, writeHead: () => void, record: () => void, note: ProxyNote, held: Buffer[]): void {
+function stream(exchange: Exchange, answer: IncomingMessage, writeHead: () => void, record: () => void, note: ProxyNote, held: Buffer[]): void {
   const { res } = exchange;
   writeHead();
   for (const chunk of held) res.write(chunk);
@@ -137,6 +140,24 @@ function stream(exchange: ProxiedExchange, answer: IncomingMessage, writeHead: (
     note.outcome = 'bad gateway (answer cut off)';
     res.destroy();
     record();
+  });
+}
+
+/**
+ * --record: a documented request that keeps to the document, and an answer read whole (a JSON
+ * body up to the cap) or without a body; anything else is left out with a warning saying why.
+ */
+function recordFixture(recorder: FixtureRecorder, forward: Extract<ProxyDecision, { kind: 'forward' }>, rawQuery: string, operation: CompiledOperation, plan: ResponsePlan, answer: IncomingMessage, check: AnswerCheck, whole: boolean, note: ProxyNote): void {
+  if (forward.violations.length > 0) return recorder.skip(operation, 'its request breaks the document, so it could not be matched on replay');
+  const bodiless = plan.contentType === null || answer.headers['content-length'] === '0';
+  if (!bodiless && !(whole && 'value' in check)) {
+    const why = !wantsBody(plan, answer.headers) ? `its ${String(answer.headers['content-type'] ?? 'untyped')} body is not JSON, which a fixture holds`
+      : !whole ? `its body is larger than ${RECORD_BODY_CAP} bytes` : check.unchecked ?? 'its body could not be read';
+    return recorder.skip(operation, why);
+  }
+  recorder.add({
+    operation, pathParams: forward.pathParams, rawQuery, requestBody: forward.requestBody,
+    status: answer.statusCode!, plan, headers: answer.headers, body: bodiless ? undefined : check.value, violations: note.responseViolations,
   });
 }
 

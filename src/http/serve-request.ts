@@ -11,26 +11,12 @@ import { serveProxied } from './proxy-exchange.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
 import { applyCors, isPreflight, answerPreflight } from './cors.js';
-import { MAX_OWED, type InFlight } from './in-flight.js';
+import { MAX_OWED } from './in-flight.js';
 import { readBody } from './read-body.js';
 import { isMultipart, readMultipart } from './read-multipart.js';
+import type { Exchange, ServeSettings } from './exchange.js';
 
-export interface ServeSettings {
-  maxBodyBytes: number;
-  cors: boolean;
-  inFlight: InFlight;
-}
-
-/** One request on its way through: what every step of delivery needs, passed as one value. */
-export interface ProxiedExchange {
-  stub: Stub;
-  req: IncomingMessage;
-  res: ServerResponse;
-  settings: ServeSettings;
-  request: StubRequest;
-  started: number;
-}
-type Exchange = ProxiedExchange;
+export type { ServeSettings } from './exchange.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -50,7 +36,7 @@ export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerRespon
 function proceed(exchange: Exchange): void {
   // --proxy: the real API answers, unless the stub's own answer was asked for (proxy-exchange.ts).
   const proxy = exchange.stub.proxy;
-  if (proxy) return serveProxied(exchange, proxy.upstream, proxy.refuseInvalid, { mock: (note) => answerFromMock(exchange, note), send: (response) => deliver(exchange, response) });
+  if (proxy) return serveProxied(exchange, proxy, { mock: (note) => answerFromMock(exchange, note), send: (response) => deliver(exchange, response) });
   answerFromMock(exchange);
 }
 

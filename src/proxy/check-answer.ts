@@ -21,6 +21,8 @@ export interface AnswerCheck {
   violations: string[];
   undeclared: string[];
   unchecked?: string;
+  /** The decoded JSON body, when it was read (for --record). */
+  value?: unknown;
 }
 
 /** Statuses by which a server says it lacks an operation (RFC 9110 §15.5.5, §15.5.6, §15.6.2). */
@@ -71,7 +73,7 @@ export function checkBody(plan: ResponsePlan, headers: IncomingHttpHeaders, body
   }
   const violations = variant.validateBody(parsed.value, parsed.rawNumbers);
   const undeclared = variant.project ? undeclaredFields(parsed.value, variant.project(parsed.value, () => undefined), '') : [];
-  return { violations, undeclared };
+  return { violations, undeclared, value: parsed.value };
 }
 
 /** Whether the answer's media type is one the document lists for its status (a body it lists none for is a violation). */

@@ -19,7 +19,7 @@ export type ProxyDecision =
   /** --proxy-errors: the request broke the document; this is the API's own error answer. */
   | { kind: 'refuse'; response: StubResponse }
   /** `path`: the path to send upstream, the document's server base path taken off; null operation: undocumented. */
-  | { kind: 'forward'; operation: CompiledOperation | null; violations: string[]; path: string };
+  | { kind: 'forward'; operation: CompiledOperation | null; violations: string[]; path: string; pathParams: Record<string, string>; requestBody: unknown };
 
 const NO_QUERY = new URLSearchParams();
 
@@ -32,14 +32,15 @@ export function decide(state: EngineState, request: StubRequest, refuseInvalid: 
     || selection.dynamic || selection.delayMs !== null || selection.fault !== null;
   if (asked) return { kind: 'mock' };
   const routed = route(state.compiled.routes, request);
-  if (isRefusal(routed)) return { kind: 'forward', operation: null, violations: [], path: withoutPrefix(request.path, state.compiled.basePath) };
+  if (isRefusal(routed)) return { kind: 'forward', operation: null, violations: [], path: withoutPrefix(request.path, state.compiled.basePath), pathParams: {}, requestBody: undefined };
   const { operation, pathParams } = routed;
   if (state.sticky !== null && state.scenarios.get(operation.key)?.has(state.sticky)) return { kind: 'mock' };
   // The real API judges credentials; the stub checks what the document says of the request.
   const body = validateRequest(operation, request, pathParams, query);
   const violations = isRefusal(body) ? body.violations : [];
   if (isRefusal(body) && refuseInvalid) return { kind: 'refuse', response: refusalResponse(body, operation) };
-  return { kind: 'forward', operation, violations, path: withoutBasePath(request.path, operation.path) };
+  const requestBody = isRefusal(body) || body === null ? undefined : body.value;
+  return { kind: 'forward', operation, violations, path: withoutBasePath(request.path, operation.path), pathParams, requestBody };
 }
 
 /** `/v2/status` -> `/status` when the document's base path is `/v2`: the target URL brings its own. */

@@ -18,7 +18,7 @@ import { ServedVersion } from './served-version.js';
 import { StateAccess } from './state-access.js';
 import { Recorder } from './recorder.js';
 import { StubAdmin } from './admin-facade.js';
-import { Upstream } from '../proxy/upstream.js';
+import { createProxy, type ProxySetup } from '../proxy/proxy-setup.js';
 import { decide, type ProxyDecision } from '../proxy/proxy-decision.js';
 
 export type { JournalWatcher } from './recorder.js';
@@ -39,13 +39,13 @@ export class Stub {
   /** What makes several processes one server (--workers, --state-store); null in a single process. */
   private whole: WholeServer | null = null;
   /** --proxy: the real API requests are forwarded to; null without it. */
-  readonly proxy: { upstream: Upstream; refuseInvalid: boolean } | null;
+  readonly proxy: ProxySetup | null;
 
   private constructor(readonly options: ResolvedOptions, private readonly version: ServedVersion, warn: (line: string) => void) {
     this.outbound = new Outbound(warn);
     this.recorder = new Recorder(options, version, this.outbound, warn, () => this.whole);
     this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, state: () => this.state, whole: () => this.whole });
-    this.proxy = options.proxy ? { upstream: new Upstream(options.proxy, options.proxyTimeoutMs), refuseInvalid: options.proxyErrors } : null;
+    this.proxy = createProxy(options, () => version.current.compiled.secrets, warn);
   }
 
   /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
@@ -149,6 +149,6 @@ export class Stub {
     this.state?.flush();
     void this.whole?.close();
     this.outbound.close();
-    this.proxy?.upstream.close();
+    this.proxy?.close();
   }
 }
