@@ -7,6 +7,7 @@ import { ConfigError } from './config/config-error.js';
 import { DEFAULTS, type StubOptions } from './config/options.js';
 import { batchedSink } from './record/request-log.js';
 import { formatCoverage, type CoverageReport } from './record/coverage.js';
+import { formatDrift } from './record/drift.js';
 import { startStub, writeCoverage } from './http/server.js';
 import { runWorkers } from './http/workers.js';
 import { armExitWatchdog } from './http/exit-watchdog.js';
@@ -212,6 +213,7 @@ async function main(): Promise<void> {
     await closing;
     logSink.flush();
     await reportCoverage(options, running.coverage(), false);
+    if (options.proxy && options.log) process.stdout.write(formatDrift(running.drift(), options.proxy) + '\n');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -5,5 +5,6 @@ export type { StubOptions } from './config/options.js';
 export { ConfigError } from './config/config-error.js';
 export type { JournalEntry, JournalFilter } from './record/journal.js';
 export type { CoverageReport } from './record/coverage.js';
+export type { DriftReport } from './record/drift.js';
 export type { StubControl } from './stub/stub-control.js';
 export type { ServedSummary } from './stub/stub.js';

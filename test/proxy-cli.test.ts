@@ -53,4 +53,9 @@ describe('docs/proxy.md', () => {
     expect(entry).toMatchObject(rest);
     expect(entry.target).toBe(`${upstream.url}/plants`);
   });
+  it('at shutdown the drift table the page prints follows the coverage table', async () => {
+    const { stdout } = await cli.stop();
+    const table = block('drift between the document and ').trim().replace('https://staging.example.com/v2', upstream.url);
+    expect(stdout).toContain(table);
+  });
 });

@@ -268,6 +268,32 @@ describe('headers across the proxy (RFC 9110 §7.6)', () => {
   });
 });
 
+describe('the drift report (GET /__admin/drift)', () => {
+  it('counts, per operation, undocumented statuses, violations with their pointers, undeclared fields, fallbacks, and calls the document lacks', async () => {
+    for (const path of ['/plants/2', '/plants/2', '/plants/3', '/plants/1', '/v2/status']) await request(`${stub.url}${path}`, { headers: AUTH_HEADERS });
+    await request(`${stub.url}/plants`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Teapot","tag":1}' });
+    await request(`${stub.url}/plants/1`, { method: 'DELETE', headers: AUTH_HEADERS });
+    const expected = {
+      operations: [
+        { operation: 'GET /plants/{id}', exchanges: 4, fallbacks: 0, undocumentedStatuses: {}, undeclaredFields: { '/color': 1, '/care': 1 }, violations: { 'response /id: must be an integer': 2 } },
+        { operation: 'POST /plants', exchanges: 1, fallbacks: 0, undocumentedStatuses: { 418: 1 }, undeclaredFields: {}, violations: { 'request /tag: must be a string': 1 } },
+        { operation: 'DELETE /plants/{id}', exchanges: 1, fallbacks: 1, undocumentedStatuses: {}, undeclaredFields: {}, violations: {} },
+      ],
+      undocumented: { 'GET /v2/status': 1 },
+    };
+    const response = await request(`${stub.url}/__admin/drift`);
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual(expected);
+    expect(stub.drift()).toEqual(expected);
+  });
+
+  it('is emptied with the journal', async () => {
+    await request(`${stub.url}/plants/2`, { headers: AUTH_HEADERS });
+    await request(`${stub.url}/__admin/requests`, { method: 'DELETE' });
+    expect((await request(`${stub.url}/__admin/drift`)).json).toEqual({ operations: [], undocumented: {} });
+  });
+});
+
 describe('--proxy-errors', () => {
   it('a request that breaks the document is refused in the API\'s own error shape and not forwarded', async () => {
     const strict = await start({ proxyErrors: true });

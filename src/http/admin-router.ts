@@ -49,6 +49,9 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   router.get('/coverage', async (_req, res) => {
     res.json(await stub.wholeCoverage());
   });
+  router.get('/drift', (_req, res) => {
+    res.json(stub.drift());
+  });
   router.get('/scenarios', (_req, res) => {
     res.json(stub.scenarios());
   });

@@ -10,6 +10,7 @@ import { Stub } from '../stub/stub.js';
 import { controlOf, type StubControl } from '../stub/stub-control.js';
 import type { ClusterLink } from '../stub/cluster-link.js';
 import type { CoverageReport } from '../record/coverage.js';
+import type { DriftReport } from '../record/drift.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { InFlight } from './in-flight.js';
 import { absoluteFormAuthority, originForm, serveRequest, type ServeSettings } from './serve-request.js';
@@ -28,6 +29,8 @@ export interface RunningStub {
   /** Empties the journal and resets coverage. */
   reset(): void;
   coverage(): CoverageReport;
+  /** --proxy: where the real API and the document disagree, since the last reset (GET /__admin/drift). */
+  drift(): DriftReport;
   /** Makes a scenario the default for requests without selection headers (throws if unknown). */
   useScenario(name: string): void;
   clearScenario(): void;
@@ -142,6 +145,7 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
     requests: control.requests,
     reset: control.reset,
     coverage: control.coverage,
+    drift: control.drift,
     useScenario: control.useScenario,
     clearScenario: control.clearScenario,
     close,

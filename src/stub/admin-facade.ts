@@ -3,6 +3,7 @@
 // whole server (--workers, --state-store); the rest answer for this process.
 import type { DocumentWarning } from '../openapi/document-warnings.js';
 import { Coverage, type CoverageReport } from '../record/coverage.js';
+import type { DriftReport } from '../record/drift.js';
 import type { JournalFilter } from '../record/journal.js';
 import type { DeliveryOutcome, Outbound } from '../deliver/outbound.js';
 import { requestFor } from '../engine/plan-deliveries.js';
@@ -68,6 +69,11 @@ export class StubAdmin {
   async wholeJournal(filter: JournalFilter): Promise<string> {
     const whole = this.parts.whole();
     return whole ? whole.journal(filter) : stringifyExact({ requests: this.parts.recorder.requests(filter) }, true);
+  }
+
+  /** --proxy's drift report (GET /__admin/drift); with --workers, the worker serving the request's. */
+  drift(): DriftReport {
+    return this.parts.recorder.drift.report();
   }
 
   /** The whole server's coverage: every worker's hits added up with --workers. */

@@ -4,6 +4,7 @@
 import type { ResolvedOptions } from '../config/options.js';
 import { formatSelfCheck, requestLineFormatter, type RequestLineFormatter } from '../record/request-log.js';
 import { Coverage, type CoverageReport } from '../record/coverage.js';
+import { Drift } from '../record/drift.js';
 import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
 import type { Outbound } from '../deliver/outbound.js';
 import type { StubResponse } from '../engine/stub-response.js';
@@ -19,6 +20,8 @@ export interface JournalWatcher {
 export class Recorder {
   readonly journal: Journal;
   readonly coverage = new Coverage();
+  /** --proxy: where the real API and the document disagree. */
+  readonly drift = new Drift();
   private readonly watchers = new Set<JournalWatcher>();
   private readonly formatLine: RequestLineFormatter;
 
@@ -43,6 +46,7 @@ export class Recorder {
       if (entry) for (const watcher of this.watchers) watcher.entry(entry);
     }
     this.coverage.record(response);
+    if (response.proxy) this.drift.record(request, response);
     // Sent only now, after the answer: a receiver never delays the client.
     if (response.deliveries && !response.fault && !response.abandoned) this.outbound.send(response.deliveries);
     this.whole()?.record?.(this.journal.latest(secrets), response);
@@ -74,6 +78,7 @@ export class Recorder {
   reset(): void {
     this.journal.clear();
     this.coverage.reset();
+    this.drift.reset();
   }
 
   coverageReport(): CoverageReport {

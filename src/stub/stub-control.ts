@@ -1,6 +1,7 @@
 // What the public API hands out of a stub (RunningStub.stub, StubApp.stub): the journal, coverage,
 // the sticky scenario and what is served, never the class and its served state.
 import type { CoverageReport } from '../record/coverage.js';
+import type { DriftReport } from '../record/drift.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import type { ServedSummary, Stub } from './stub.js';
 
@@ -10,6 +11,8 @@ export interface StubControl {
   /** Empties the journal and resets coverage. */
   reset(): void;
   coverage(): CoverageReport;
+  /** --proxy: where the real API and the document disagree, since the last reset. */
+  drift(): DriftReport;
   /** Makes a scenario the default for requests without selection headers (throws if unknown). */
   useScenario(name: string): void;
   clearScenario(): void;
@@ -24,6 +27,7 @@ export function controlOf(stub: Stub): StubControl {
     requests: (filter) => stub.requests(filter),
     reset: () => stub.reset(),
     coverage: () => stub.coverageReport(),
+    drift: () => stub.admin.drift(),
     useScenario: (name) => {
       if (!stub.useScenario(name)) throw new Error(`no operation has a scenario "${name}"; known: ${stub.scenarioNames().join(', ')}`);
     },
