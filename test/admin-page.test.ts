@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { request } from './helpers/http.js';
 import { JSON_HEADERS } from './helpers/plant.js';
+import { startDriftingUpstream } from './helpers/drifting-upstream.js';
+
+const CATALOG = join(import.meta.dirname, 'specs', 'plant-catalog.yaml');
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveBrowser = existsSync(CHROMIUM);
@@ -141,6 +144,25 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
       await row.click();
       expect(await page.locator('#details-response dd').first().textContent()).toBe(status);
       expect(await page.locator('#details-response dd').nth(1).textContent()).toBe(answeredBy);
+    }
+  });
+
+  it('shows a proxied request: the real API answered, with the answer\'s violations and undeclared fields', async () => {
+    const upstream = await startDriftingUpstream();
+    try {
+      const { stub, page } = await openPage({ spec: CATALOG, fixtures: join(dir, 'none'), proxy: upstream.url, log: () => {} });
+      await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
+      await request(`${stub.url}/plants/2`, { headers: JSON_HEADERS });
+      await request(`${stub.url}/plants/3`, { headers: JSON_HEADERS });
+      for (const [path, violation] of [['/plants/2', 'answer violation /id: must be an integer'], ['/plants/3', 'undeclared answer field /color']]) {
+        const row = page.locator('#journal-rows tr.request', { hasText: path });
+        await row.waitFor({ timeout: 5_000 });
+        await row.click();
+        expect(await page.locator('#details-response dd').nth(1).textContent()).toBe(`the real API at ${upstream.url}${path} (forwarded)`);
+        expect(await page.locator('#details-violations').textContent()).toContain(violation);
+      }
+    } finally {
+      await upstream.close();
     }
   });
 

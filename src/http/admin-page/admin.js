@@ -181,6 +181,7 @@ function addEntries(list) {
 function answerText(entry) {
   if (entry.fault) return `fault: ${entry.fault}`;
   if (entry.abandoned) return 'abandoned';
+  if (entry.source === 'proxy') return `proxy: ${entry.proxy}`;
   return entry.scenario ?? '—';
 }
 
@@ -188,6 +189,9 @@ function answerText(entry) {
 function answeredBy(entry) {
   if (entry.fault) return `the fault "${entry.fault}": the status was never sent`;
   if (entry.abandoned) return 'nothing: the client left before the delayed answer was sent';
+  // --proxy: the real API (or the stub's 502/504 for it), or the mock falling back and why.
+  if (entry.source === 'proxy') return `the real API at ${entry.target} (${entry.proxy})`;
+  if (entry.source === 'mock') return `the mock, as a ${entry.proxy}`;
   const source = entry.scenario;
   if (source === null) return 'the stub refused the request (nothing was served)';
   if (source === 'echo') return 'echo: the request projected onto the response schema';
@@ -263,7 +267,8 @@ function revealInJournal(row, details) {
 
 function detailsView(entry) {
   const query = new URLSearchParams(entry.query).toString();
-  const problems = [...entry.violations.map((v) => `violation ${v}`), ...(entry.selfCheck ?? []).map((v) => `self-check ${v}`)];
+  const problems = [...entry.violations.map((v) => `violation ${v}`), ...(entry.responseViolations ?? []).map((v) => `answer violation ${v}`),
+    ...(entry.undeclared ?? []).map((v) => `undeclared answer field ${v}`), ...(entry.selfCheck ?? []).map((v) => `self-check ${v}`)];
   const field = (name, ...value) => [element('dt', {}, name), element('dd', {}, ...value)];
   const statusClass = entry.fault || entry.abandoned ? 'fault' : `s${String(entry.status)[0]}`;
   const body = entry.body === null ? '(no body)'
