@@ -14,7 +14,8 @@
 //   - GitHub's whole document (@octokit/openapi): start-up to the first GET /zen, RSS, and GET /zen
 //     under the same load as POST /plants, for the stub and for Prism;
 //   - start-up with 1,000, 4,000 and 16,000 operations (is it linear?);
-//   - how long requests wait while a 4,000-operation document reloads.
+//   - how long requests wait while a 4,000-operation document reloads;
+//   - --proxy: the latency the proxy adds to POST /plants over its upstream alone (bench/proxy.js).
 // A server that cannot start becomes a "skipped" row with the reason; the run carries on.
 // Progress goes to stderr so stdout is only the report.
 import { existsSync } from 'node:fs';
@@ -24,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { currentRssKb, fmt, freePort, installCleanup, killAll, load, peakRssKb, request, startServer, table } from './lib.js';
 import { writeScaledSpec } from './specs.js';
+import { runProxyBench } from './proxy.js';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const BENCH = path.join(ROOT, 'bench');
@@ -113,6 +115,7 @@ async function main() {
   ]);
   const growth = await runStartupGrowth(cliMissing);
   const reload = await runReloadPause(cliMissing);
+  const proxied = await runProxyBench({ root: ROOT, bench: BENCH, cli: CLI }, cliMissing, progress);
 
   const report = [
     '# Benchmark: last run',
@@ -176,6 +179,13 @@ async function main() {
       'in slices of about 5 ms; what remains is mostly the main thread\'s garbage collection of the new version\'s objects).',
     '',
     reload,
+    '',
+    '## --proxy: the latency it adds (bench/proxy.js)',
+    '',
+    'POST /plants sent one at a time, in alternating rounds, to the node:http reference directly and through the stub ' +
+      'proxying to it (`--proxy`, `--quiet`): both sides checked against the document, the answer relayed, the exchange journaled.',
+    '',
+    proxied,
     '',
     '## Notes',
     '',
