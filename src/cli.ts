@@ -152,6 +152,8 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
+  // Each worker would write its own version of the same fixture files over the others'.
+  if (workers > 1 && options.record !== undefined) exitWithError('--record: records from one process; leave out --workers (or use --workers 1)');
   return { options, workers };
 }
 

@@ -109,6 +109,19 @@ describe('answers pass through unchanged', () => {
     expect(stub.requests()).toMatchObject([{ proxy: 'forwarded', status: 200, responseViolations: [] }]);
   });
 
+  it('a client that leaves in the middle of a streamed answer is journaled as abandoned, and the upstream answer is let go', async () => {
+    await new Promise<void>((resolve, reject) => {
+      get(`${stub.url}/plants/1/photo`, { headers: AUTH_HEADERS }, (res) => {
+        res.once('data', () => {
+          res.destroy();
+          resolve();
+        });
+      }).on('error', reject);
+    });
+    await expect.poll(() => stub.requests()[0]?.abandoned).toBe(true);
+    expect(stub.requests()).toMatchObject([{ path: '/plants/1/photo', status: 200, proxy: 'forwarded' }]);
+  });
+
   it('a JSON answer over the 1 MiB check cap streams through whole and is journaled as not checked whole', async () => {
     const response = await request(`${stub.url}/plants?tag=many`, { headers: AUTH_HEADERS });
     expect(response.status).toBe(200);

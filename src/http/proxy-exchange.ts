@@ -71,8 +71,17 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
   note.responseViolations.push(...head.violations);
   const plan = head.plan;
   // The client left: the upstream's answer is not wanted any more.
+  let recordedOnce = false;
+  const record = (abandoned = false) => {
+    if (recordedOnce) return;
+    recordedOnce = true;
+    exchange.stub.record(exchange.request, recorded(status, operation, plan, violations, note, abandoned), performance.now() - exchange.started);
+  };
   res.once('close', () => {
-    if (!answer.complete) answer.destroy();
+    if (answer.complete) return;
+    answer.destroy();
+    // The client left before the whole answer reached it: journaled as abandoned, like a delayed mock answer.
+    record(true);
   });
   const finish = (check: AnswerCheck, whole: boolean) => {
     note.responseViolations.push(...check.violations);
@@ -86,12 +95,6 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
     const header = violationsHeader(violations, note.responseViolations);
     if (header !== null) headers['x-mock-violations'] = header;
     res.writeHead(status, headers);
-  };
-  let recordedOnce = false;
-  const record = () => {
-    if (recordedOnce) return;
-    recordedOnce = true;
-    exchange.stub.record(exchange.request, recorded(status, operation, plan, violations, note), performance.now() - exchange.started);
   };
 
   // Held back only when there is a document body to check; anything else streams at once.
@@ -124,17 +127,18 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
   answer.once('error', () => {
     if (res.headersSent) return;
     answer.off('end', onEnd);
+    recordedOnce = true; // the 502 is recorded where it is sent
     exits.send(gatewayProblem(502, `the upstream ${note.target} broke off its answer`, operation, violations, { ...note, outcome: 'bad gateway' }));
   });
 }
 
 /** Writes the head and what was held, then pipes the rest of the answer through (back-pressure and all). */
-function stream(exchange: Exchange, answer: IncomingMessage, writeHead: () => void, record: () => void, note: ProxyNote, held: Buffer[]): void {
+function stream(exchange: Exchange, answer: IncomingMessage, writeHead: () => void, record: (abandoned?: boolean) => void, note: ProxyNote, held: Buffer[]): void {
   const { res } = exchange;
   writeHead();
   for (const chunk of held) res.write(chunk);
   answer.pipe(res);
-  res.once('close', record);
+  res.once('close', () => record());
   answer.once('error', () => {
     // Cut off mid-answer: the client must see a broken answer, not a complete-looking short one.
     note.outcome = 'bad gateway (answer cut off)';
@@ -162,8 +166,8 @@ function recordFixture(recorder: FixtureRecorder, forward: Extract<ProxyDecision
 }
 
 /** The journal's view of a relayed answer: its outcome, never its body. */
-function recorded(status: number, operation: CompiledOperation | null, plan: ResponsePlan | null, violations: string[], note: ProxyNote): StubResponse {
-  return { status, headers: {}, body: '', source: null, violations, selfCheck: [], delayMs: 0, operation, documented: plan, fromStub: false, proxy: note };
+function recorded(status: number, operation: CompiledOperation | null, plan: ResponsePlan | null, violations: string[], note: ProxyNote, abandoned: boolean): StubResponse {
+  return { status, headers: {}, body: '', source: null, violations, selfCheck: [], delayMs: 0, operation, documented: plan, fromStub: false, proxy: note, ...(abandoned ? { abandoned } : {}) };
 }
 
 /** `3 violations: request /name: is required; response /water: must be an integer`, at most 1 KiB of visible ASCII; null when there are none. */
