@@ -15,7 +15,9 @@
 //     under the same load as POST /plants, for the stub and for Prism;
 //   - start-up with 1,000, 4,000 and 16,000 operations (is it linear?);
 //   - how long requests wait while a 4,000-operation document reloads;
-//   - --proxy: the latency the proxy adds to POST /plants over its upstream alone (bench/proxy.js).
+//   - --proxy: the latency the proxy adds to POST /plants over its upstream alone (bench/proxy.js);
+//   - the stub inside a web page (bench/in-the-page.js): plant-store-stub/msw's browser bundle,
+//     minified and gzipped, and navigation to first answer in chromium, Plant Store and GitHub.
 // A server that cannot start becomes a "skipped" row with the reason; the run carries on.
 // Progress goes to stderr so stdout is only the report.
 import { existsSync } from 'node:fs';
@@ -26,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { currentRssKb, fmt, freePort, installCleanup, killAll, load, peakRssKb, request, startServer, table } from './lib.js';
 import { writeScaledSpec } from './specs.js';
 import { runProxyBench } from './proxy.js';
+import { runInThePage } from './in-the-page.js';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const BENCH = path.join(ROOT, 'bench');
@@ -116,6 +119,7 @@ async function main() {
   const growth = await runStartupGrowth(cliMissing);
   const reload = await runReloadPause(cliMissing);
   const proxied = await runProxyBench({ root: ROOT, bench: BENCH, cli: CLI }, cliMissing, progress);
+  const inThePage = await runInThePage(progress).catch((error) => `## The stub inside a web page\n\nfailed: ${error.message}`);
 
   const report = [
     '# Benchmark: last run',
@@ -186,6 +190,8 @@ async function main() {
       'proxying to it (`--proxy`, `--quiet`): both sides checked against the document, the answer relayed, the exchange journaled.',
     '',
     proxied,
+    '',
+    inThePage,
     '',
     '## Notes',
     '',

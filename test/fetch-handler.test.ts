@@ -8,6 +8,7 @@ import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { ConfigError, createFetchHandler, type FetchHandler } from '../src/fetch.js';
+import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
 import { comparable, requestInit, PLANT_STORE_CASES, STATEFUL_CASES, type RuntimeCase } from './helpers/runtime-cases.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -41,6 +42,52 @@ describe.each([
     const inProcess = await comparable(answered!);
     expect(overHttp.status).toBe(testCase.status);
     if (testCase.bodyHolds) expect(overHttp.body).toContain(testCase.bodyHolds);
+    expect(inProcess).toEqual(overHttp);
+  });
+});
+
+/** Generated data that reads names through faker (`login`, `city`, `x-faker`) and an XML answer: libraries the handler loads only when a document needs them. */
+const PEOPLE = `openapi: 3.0.3
+info: { title: People, version: '1' }
+paths:
+  /people/{id}:
+    get:
+      parameters: [{ name: id, in: path, required: true, schema: { type: integer } }]
+      responses:
+        '200':
+          description: a person
+          content:
+            application/json: { schema: { $ref: '#/components/schemas/Person' } }
+            application/xml: { schema: { $ref: '#/components/schemas/Person' } }
+components:
+  schemas:
+    Person:
+      type: object
+      required: [id, login, city, motto]
+      properties:
+        id: { type: integer }
+        login: { type: string }
+        city: { type: string }
+        motto: { type: string, x-faker: hacker.phrase }
+`;
+
+describe('the fetch handler and the HTTP server on generated data that needs faker, and on XML', () => {
+  let server: DocumentStub;
+  let handle: FetchHandler;
+  beforeAll(async () => {
+    server = await startStubOn(PEOPLE, { seed: SEED });
+    handle = await createFetchHandler({ document: PEOPLE, seed: SEED, baseUrl: BASE });
+  });
+  afterAll(() => server?.close());
+
+  it.each([
+    ['generates the same person, names from faker included', {}, 'application/json'],
+    ['writes the same XML', { accept: 'application/xml' }, 'application/xml'],
+  ])('%s', async (_name, headers, type) => {
+    const overHttp = await comparable(await fetch(`${server.url}/people/7`, { headers }));
+    const inProcess = await comparable((await handle(new Request(`${BASE}/people/7`, { headers })))!);
+    expect(overHttp).toMatchObject({ status: 200, headers: { 'content-type': type, 'x-mock-scenario': 'generated' } });
+    expect(overHttp.body).toMatch(/login/);
     expect(inProcess).toEqual(overHttp);
   });
 });

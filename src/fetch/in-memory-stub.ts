@@ -9,6 +9,9 @@ import { summarizeWarnings } from '../openapi/document-warnings.js';
 import { openDocument, parseDocument, type DocumentReader, type LoadedDocument } from '../openapi/open-document.js';
 import { importXmlLibrary } from '../openapi/compile-xml.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
+import { mayUseFaker } from '../generate/name-hints.js';
+import { isXmlMediaType } from '../openapi/media-types.js';
+import { anyKey } from '../common/any-key.js';
 import { scenarioTable, type FixtureSource } from '../scenarios/load-fixtures.js';
 import { parseYamlFile } from '../config/parse-yaml.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
@@ -42,8 +45,10 @@ export class InMemoryStub {
   static async open(options: ResolvedFetchOptions): Promise<InMemoryStub> {
     const value = typeof options.document === 'string' ? parseDocument('document', options.document) : options.document;
     const spec: LoadedDocument = await openDocument('document', value, NO_FILES);
-    // Generation and XML writing stay synchronous on the request path: their libraries load first.
-    await Promise.all([loadGeneratorLibraries(), importXmlLibrary()]);
+    // Generation and XML writing stay synchronous on the request path: their libraries load first,
+    // faker and the XML writer only for a document that may need them (most of a page's download).
+    const xml = anyKey(spec.document, isXmlMediaType);
+    await Promise.all([loadGeneratorLibraries({ faker: mayUseFaker(spec.document) }), xml ? importXmlLibrary() : null]);
     const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict });
     for (const line of summarizeWarnings(compiled.warnings)) options.warn(line);
     const fixtures = scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled);

@@ -5,6 +5,7 @@
 // which asked for any string. Only names whose meaning is plain are read.
 import type { JsonSchema } from 'json-schema-faker';
 import { isObject } from '../common/json-value.js';
+import { anyKey } from '../common/any-key.js';
 
 /** Name patterns, first match wins, and what they add: a format jsf generates, or a faker call. */
 const HINTS: ReadonlyArray<readonly [RegExp, { format: string } | { faker: string }]> = [
@@ -37,4 +38,14 @@ function isPlainString(schema: Record<string, unknown>): boolean {
     && schema.format === undefined && schema.pattern === undefined && schema.enum === undefined
     && schema.const === undefined && schema.faker === undefined && schema.allOf === undefined
     && schema.anyOf === undefined && schema.oneOf === undefined;
+}
+
+/**
+ * Whether generating data for `document` may call faker: an `x-faker` (or jsf's `faker`) keyword,
+ * or a key a faker hint reads. Conservative (any key anywhere counts), so a document it clears
+ * never needs faker, and a runtime may leave faker's locale data unloaded.
+ */
+export function mayUseFaker(document: unknown): boolean {
+  const fakerHints = HINTS.filter(([, hint]) => 'faker' in hint).map(([pattern]) => pattern);
+  return anyKey(document, (key) => key === 'x-faker' || key === 'faker' || fakerHints.some((pattern) => pattern.test(key)));
 }
