@@ -1,6 +1,8 @@
 // Compiles the schema at a pointer of an OpenAPI 3.0 / 3.1 document into the self-contained,
 // ref-free JSON Schema that json-schema-faker (jsf) handles well. data-generator.ts compiles each
 // pointer once and runs jsf on the result for every call.
+// Longer than 300 lines on purpose: inlining, the recursion cut and the policies are one walk
+// over the schema sharing its path state; split, each part would need that state passed in.
 //
 // What compilation does, and why:
 // - `$ref`s (internal `#/...` only) are inlined. jsf can resolve refs itself, but its recursion cut

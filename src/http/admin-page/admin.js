@@ -2,6 +2,8 @@
 // the sticky scenario. Plain browser JavaScript, no framework and no build step. Built to stay
 // quick on a document of thousands of operations: the operations are drawn once and only the
 // ones whose coverage changed are redrawn; filtering hides nodes, it never rebuilds them.
+// One file of over 300 lines on purpose: the page has no build step, and browser modules would
+// make every asset one more request to the admin API's static files.
 
 // The page lives at <mount>/__admin/; every API path is relative to that.
 const base = location.pathname.endsWith('/') ? location.pathname : `${location.pathname}/`;
