@@ -1,4 +1,4 @@
-// openApiHandlers in Node through MSW's setupServer: the README's client contract test runs with
+// openApiHandlers in Node through MSW's setupServer: the client contract test of docs/in-your-tests.md runs with
 // its test cases unchanged but without a port (MSW answers this process's fetch calls), the
 // runtime table gets the HTTP server's bytes, and requests the document has no operation for go
 // on to the network.
@@ -38,7 +38,7 @@ afterAll(async () => {
   await http?.close();
 });
 
-// From here to the describe below: the README's test cases, unchanged.
+// From here to the describe below: the test cases docs/in-your-tests.md prints, unchanged.
 it('createPlant posts the plant with the token and returns the created plant', async () => {
   const plant = await createPlant(stub.url, 'secret', { id: 7, name: 'Fern', tag: 'fern' });
   expect(plant).toEqual({ name: 'Fern', tag: 'fern' });
@@ -59,9 +59,9 @@ it('createPlant turns a duplicate id into an error with the API code', async () 
 });
 
 describe('MSW in Node', () => {
-  it("runs the README test cases as printed there, as docs/runtimes.md's example does", () => {
+  it("runs the test cases as docs/in-your-tests.md prints them, as docs/runtimes.md's example does", () => {
     const cases = (source: string) => source.slice(source.indexOf("it('createPlant posts"), source.indexOf('error paths the client never tried'));
-    const readme = text('README.md');
+    const readme = text('docs/in-your-tests.md');
     expect(cases(readme).length).toBeGreaterThan(500);
     expect(cases(text('test/msw-node.test.ts'))).toBe(cases(readme));
     expect(cases(text('docs/runtimes.md'))).toBe(cases(readme));

@@ -1,7 +1,8 @@
 // The package as a user installs it: packed with `npm pack`, installed into a fresh project (with
-// msw beside it), the README's contract test and docs/runtimes.md's examples (the fetch handler,
-// MSW in Node, MSW in the browser) run unchanged and type-checked strictly, the CLI started in an
-// empty folder, and the documented CommonJS way of loading it. Slow (it installs), so it runs once.
+// msw beside it), the contract test docs/in-your-tests.md prints and docs/runtimes.md's examples
+// (the fetch handler, MSW in Node, MSW in the browser) run unchanged and type-checked strictly, the
+// CLI started in an empty folder, and the documented CommonJS way of loading it. Slow (it
+// installs), so it runs once.
 import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,10 +16,10 @@ const ROOT = join(import.meta.dirname, '..');
 const INSTALL_TIMEOUT = 180_000;
 let consumer: string;
 
-/** The README's contract test, exactly as printed: the code block after "A complete client contract test". */
-async function readmeTest(): Promise<string> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const after = readme.slice(readme.indexOf('A complete client contract test'));
+/** The contract test docs/in-your-tests.md prints, exactly: the code block after "A complete client contract test". */
+async function printedTest(): Promise<string> {
+  const page = await readFile(join(ROOT, 'docs', 'in-your-tests.md'), 'utf8');
+  const after = page.slice(page.indexOf('A complete client contract test'));
   return /```ts\n([\s\S]*?)```/.exec(after)![1];
 }
 
@@ -44,7 +45,7 @@ beforeAll(async () => {
   // The same versions as this repository's own devDependencies, so npm's cache usually has them.
   const tools = ['typescript', 'vitest', '@types/node', 'msw'].map((name) => `${name}@${own.devDependencies[name]}`);
   await npm(['install', '--prefer-offline', `./${tarball}`, ...tools], consumer);
-  await writeFile(join(consumer, 'plant.test.ts'), await readmeTest());
+  await writeFile(join(consumer, 'plant.test.ts'), await printedTest());
   await copyFile(join(ROOT, 'examples', 'plant-client.ts'), join(consumer, 'plant-client.ts'));
   // The docs' examples read the document and a fixture from the project, as a user's would.
   await copyFile(join(ROOT, 'openapi.yaml'), join(consumer, 'openapi.yaml'));
@@ -58,7 +59,7 @@ afterAll(async () => {
 });
 
 describe('the packed package in a fresh project', () => {
-  it("runs the README contract test and docs/runtimes.md's fetch handler and MSW-in-Node examples unchanged", async () => {
+  it("runs the printed contract test and docs/runtimes.md's fetch handler and MSW-in-Node examples unchanged", async () => {
     const { stdout: colored } = await run(join(consumer, 'node_modules', '.bin', 'vitest'), ['run', '--reporter=verbose'], { cwd: consumer, timeout: 60_000 });
     const stdout = colored.replace(/\x1b\[[0-9;]*m/g, '');
     expect(stdout).toMatch(/Test Files\s+3 passed \(3\)/);

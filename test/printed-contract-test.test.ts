@@ -1,8 +1,10 @@
-// The client contract test the README shows (from its first import on), run against
-// examples/plant-client.ts: it must keep passing as printed.
+// The client contract test docs/in-your-tests.md prints, run against examples/plant-client.ts:
+// it must keep passing as printed, and the page must print this file (from its first import on).
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { createPlant } from '../examples/plant-client.js';
+import { codeBlocks } from './helpers/doc-examples.js';
 
 let stub: RunningStub;
 beforeAll(async () => {
@@ -28,4 +30,15 @@ it('createPlant turns a duplicate id into an error with the API code', async () 
   expect(operation.scenarios.find((s) => s.name === 'duplicate-id')?.exercised).toBe(true);
   expect(operation.scenarios.filter((s) => !s.exercised).map((s) => s.name))
     .toEqual(['unknown-tag', 'name-too-long', 'slow-create']); // error paths the client never tried
+});
+
+it('is what docs/in-your-tests.md prints, the package and client imported as a user would', async () => {
+  const own = await readFile(import.meta.filename, 'utf8');
+  const printed = (await codeBlocks('in-your-tests.md')).find(({ text }) => text.startsWith("import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';"));
+  const asUser = own.slice(own.indexOf("import { afterAll"), own.indexOf("\nit('is what docs/in-your-tests.md prints"))
+    .replace("import { readFile } from 'node:fs/promises';\n", '')
+    .replace("'../src/index.js'", "'plant-store-stub'")
+    .replace("'../examples/plant-client.js'", "'./plant-client.js'")
+    .replace("import { codeBlocks } from './helpers/doc-examples.js';\n", '');
+  expect(printed?.text).toBe(asUser);
 });
