@@ -2,10 +2,9 @@
 // `refusalResponse` is the one place that turns it into HTTP. Refusals of the API's contract (401, 400, 413, 415, 422)
 // follow the operation's documented error response (shape, media type, headers); refusals of the
 // stub itself (404, 405, unknown scenario) are problem+json, since the API does not describe them.
-import type { CompiledOperation } from '../openapi/compiled-model.js';
+import type { CompiledOperation, RenderedError } from '../openapi/compiled-model.js';
 import { serializeBody } from './serialize-body.js';
 import { problem } from '../openapi/problem-details.js';
-import type { RenderedError } from '../openapi/compiled-model.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import type { StubResponse } from './stub-response.js';
 import type { Refusal } from './engine-types.js';
