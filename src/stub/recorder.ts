@@ -1,57 +1,68 @@
-// Recording, at one point after each answer is sent: the journal (and its live followers), the
-// coverage, the webhooks and callbacks the answer sends out, the whole server's records when they
-// live outside this process, the self-check's warnings and the request log line.
+// Recording at one life-cycle point, after each answer is sent: one "answered" event that every
+// record subscribes to (as MSW's `request:end`), here the journal and its live followers, the
+// coverage, the drift report (--proxy), the self-check's warnings and the request log line; the stub adds the webhooks and
+// callbacks the answer sends out, and the whole server's records when they live outside this
+// process.
 import type { ResolvedOptions } from '../config/options.js';
 import { formatSelfCheck, requestLineFormatter, type RequestLineFormatter } from '../record/request-log.js';
 import { Coverage, type CoverageReport } from '../record/coverage.js';
 import { Drift } from '../record/drift.js';
 import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
-import type { Outbound } from '../deliver/outbound.js';
 import type { StubResponse } from '../engine/stub-response.js';
 import type { StubRequest } from '../common/plain-http.js';
 import type { ServedVersion } from './served-version.js';
-import type { WholeServer } from './whole-server.js';
 
 export interface JournalWatcher {
   entry(entry: JournalEntry): void;
   end(): void;
 }
 
+/** Hears of each answered request once its answer was sent. */
+export type AnsweredListener = (request: StubRequest, response: StubResponse, durationMs: number) => void;
+
 export class Recorder {
   readonly journal: Journal;
   readonly coverage = new Coverage();
   /** --proxy: where the real API and the document disagree. */
   readonly drift = new Drift();
+  private readonly listeners: AnsweredListener[] = [];
   private readonly watchers = new Set<JournalWatcher>();
-  private readonly formatLine: RequestLineFormatter;
 
-  constructor(
-    private readonly options: ResolvedOptions,
-    private readonly version: ServedVersion,
-    private readonly outbound: Outbound,
-    private readonly warn: (line: string) => void,
-    /** What makes several processes one server; null in a single process. */
-    private readonly whole: () => WholeServer | null,
-  ) {
-    this.formatLine = requestLineFormatter(options.logFormat);
+  constructor(options: ResolvedOptions, private readonly version: ServedVersion, warn: (line: string) => void) {
     this.journal = new Journal(options.journalLimit);
+    // The journal first: its live followers and the whole server read the entry it has just made.
+    this.onAnswered((request, response, durationMs) => this.journal.record(request, response, durationMs));
+    this.onAnswered((_request, response) => this.coverage.record(response));
+    this.onAnswered((request, response) => {
+      if (response.proxy) this.drift.record(request, response);
+    });
+    this.onAnswered((request, response) => {
+      if (response.selfCheck.length > 0) warn(formatSelfCheck(request, response));
+    });
+    const { log } = options;
+    if (log) {
+      const formatLine: RequestLineFormatter = requestLineFormatter(options.logFormat);
+      this.onAnswered((request, response, durationMs) => log(formatLine(request, response, durationMs)));
+    }
   }
 
-  /** Called once per answered request, after it was sent. */
-  record(request: StubRequest, response: StubResponse, durationMs: number): void {
-    this.journal.record(request, response, durationMs);
-    const { secrets } = this.version.current.compiled;
-    if (this.watchers.size > 0) {
-      const entry = this.journal.latest(secrets);
-      if (entry) for (const watcher of this.watchers) watcher.entry(entry);
-    }
-    this.coverage.record(response);
-    if (response.proxy) this.drift.record(request, response);
-    // Sent only now, after the answer: a receiver never delays the client.
-    if (response.deliveries && !response.fault && !response.abandoned) this.outbound.send(response.deliveries);
-    this.whole()?.record?.(this.journal.latest(secrets), response);
-    if (response.selfCheck.length > 0) this.warn(formatSelfCheck(request, response));
-    if (this.options.log) this.options.log(this.formatLine(request, response, durationMs));
+  /** Subscribes to the answered event; returns the unsubscribe function. */
+  onAnswered(listener: AnsweredListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const at = this.listeners.indexOf(listener);
+      if (at !== -1) this.listeners.splice(at, 1);
+    };
+  }
+
+  /** The answered event: called once per request, after its answer was sent. */
+  answered(request: StubRequest, response: StubResponse, durationMs: number): void {
+    for (const listener of this.listeners) listener(request, response, durationMs);
+  }
+
+  /** The journal's entry for the request answered last, credentials redacted. */
+  latestEntry(): JournalEntry | undefined {
+    return this.journal.latest(this.version.current.compiled.secrets);
   }
 
   /**
@@ -60,7 +71,14 @@ export class Recorder {
    */
   watchJournal(watcher: JournalWatcher): () => void {
     this.watchers.add(watcher);
-    return () => this.watchers.delete(watcher);
+    const unsubscribe = this.onAnswered(() => {
+      const entry = this.latestEntry();
+      if (entry) watcher.entry(entry);
+    });
+    return () => {
+      unsubscribe();
+      this.watchers.delete(watcher);
+    };
   }
 
   /** Ends every live journal stream, so open pages never hold a shutdown up. */

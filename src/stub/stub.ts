@@ -43,7 +43,11 @@ export class Stub {
 
   private constructor(readonly options: ResolvedOptions, private readonly version: ServedVersion, warn: (line: string) => void) {
     this.outbound = new Outbound(warn);
-    this.recorder = new Recorder(options, version, this.outbound, warn, () => this.whole);
+    this.recorder = new Recorder(options, version, warn);
+    // Webhooks and callbacks leave only once the answer is out: a receiver never delays the client.
+    this.recorder.onAnswered((_request, response) => {
+      if (response.deliveries && !response.fault && !response.abandoned) this.outbound.send(response.deliveries);
+    });
     this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, state: () => this.state, whole: () => this.whole });
     this.proxy = createProxy(options, () => version.current.compiled.secrets, warn);
   }
@@ -59,6 +63,8 @@ export class Stub {
       const { RedisWhole } = await import('./redis-whole.js');
       const redis = await RedisWhole.connect({ url: options.stateStore, journalLimit: options.journalLimit, changeHere: (change) => stub.admin.changeHere(change), warn });
       stub.whole = redis;
+      // The whole server's journal and coverage live in Redis: each answer is added there too.
+      stub.recorder.onAnswered((_request, response) => redis.record(stub.recorder.latestEntry(), response));
       const sticky = await redis.sticky();
       if (sticky !== null) stub.version.useScenario(sticky);
     } else if (link) {
@@ -88,9 +94,9 @@ export class Stub {
     return decide(this.version.current, request, this.proxy!.refuseInvalid);
   }
 
-  /** Called once per answered request, after it was sent. */
+  /** Called once per answered request, after it was sent: the answered event (recorder.ts). */
   record(request: StubRequest, response: StubResponse, durationMs: number): void {
-    this.recorder.record(request, response, durationMs);
+    this.recorder.answered(request, response, durationMs);
   }
 
   /** Answers the cluster primary's questions to this worker (its part of the journal and coverage, an admin change). */

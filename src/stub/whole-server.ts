@@ -2,9 +2,8 @@
 // whole-server reads and changes (journal, coverage, sticky scenario, reset, reload). Two ways:
 // --workers through the cluster primary (cluster-whole.ts), and --state-store through Redis
 // (redis-whole.ts). A single process has none of this: its own journal and coverage are the whole.
-import type { JournalEntry, JournalFilter } from '../record/journal.js';
+import type { JournalFilter } from '../record/journal.js';
 import type { CoverageCounts } from '../record/coverage.js';
-import type { StubResponse } from '../engine/stub-response.js';
 import type { StateStore } from './state-store.js';
 
 /** An admin change that reaches every process (PUT/DELETE /__admin/scenario, DELETE /__admin/requests, POST /__admin/reload). */
@@ -18,7 +17,5 @@ export interface WholeServer {
   coverage(): Promise<CoverageCounts>;
   /** Makes the change in every process; false when one of them could not. */
   changeEverywhere(change: AdminChange): Promise<boolean>;
-  /** Called for each recorded request, when the whole server's records live outside the processes. */
-  record?(entry: JournalEntry | undefined, response: StubResponse): void;
   close(): Promise<void>;
 }
