@@ -4,7 +4,8 @@
 // (50 connections, 1 s warm-up, then BENCH_SECONDS, default 5, per case), and prints markdown
 // tables to stdout and bench/last-run.md:
 //   - POST /plants on: the bare node:http reference, a minimal Express 5 route, the stub's CLI
-//     (default logging), the stub mounted in Express, and Prism mock (default logging, -v silent);
+//     (default logging), the stub mounted in Express, Prism mock (default logging, -v silent) and
+//     Mockoon's CLI (its OpenAPI import, default logging to stdout, no log file);
 //     req/s, p50/p99, errors, start-up (spawn -> first 2xx POST), peak RSS, req/s vs the reference;
 //   - the reference and the stub CLI side by side, loaded in turn for BENCH_ROUNDS (default 5)
 //     rounds: the median ratio of req/s and of the server's CPU time per request (from /proc);
@@ -36,6 +37,7 @@ const TMP = path.join(ROOT, '.bench-tmp');
 const SPEC = path.join(ROOT, 'openapi.yaml');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const PRISM = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+const MOCKOON = path.join(ROOT, 'node_modules', '@mockoon', 'cli', 'bin', 'run.js');
 const GITHUB = path.join(ROOT, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
 const ZEN = { method: 'GET', path: '/zen', headers: {} };
 
@@ -68,6 +70,7 @@ async function main() {
   const loadAtStart = loadavg()[0];
   const cliMissing = existsSync(CLI) ? null : 'dist/cli.js not built (npm run build)';
   const prismMissing = existsSync(PRISM) ? null : '@stoplight/prism-cli not installed';
+  const mockoonMissing = existsSync(MOCKOON) ? null : '@mockoon/cli not installed';
 
   // Reference first: every ratio is relative to it.
   const cases = [
@@ -77,14 +80,17 @@ async function main() {
     { name: 'stub mounted in Express 5', ...node(path.join(BENCH, 'server-express-mounted.js'), '0', '--spec', SPEC), skip: cliMissing, echo: true, stub: true },
     { name: 'Prism mock, default logging', prism: [], skip: prismMissing },
     { name: 'Prism mock, -v silent', prism: ['-v', 'silent'], skip: prismMissing },
+    // Mockoon imports the OpenAPI document and answers from it; it validates no request.
+    { name: 'Mockoon CLI, default logging', mockoon: true, skip: mockoonMissing },
   ];
   const rows = [];
   const results = new Map();
   let reference = null;
   let referenceCpu = null;
   for (const c of cases) {
-    const port = c.prism ? await freePort() : null; // Prism cannot report a port it picked
-    const spawnSpec = c.prism ? node(PRISM, 'mock', SPEC, '-p', String(port), '-h', '127.0.0.1', ...c.prism) : c;
+    const port = c.prism || c.mockoon ? await freePort() : null; // Prism and Mockoon cannot report a port they picked
+    const spawnSpec = c.prism ? node(PRISM, 'mock', SPEC, '-p', String(port), '-h', '127.0.0.1', ...c.prism)
+      : c.mockoon ? node(MOCKOON, 'start', '--data', SPEC, '--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file', '--disable-admin-api') : c;
     const result = await runCase(c.name, { ...spawnSpec, port, skip: c.skip, probe: plantPost() }, async (server) => {
       if (c.echo) await checkEcho(c.name, server.url, '/plants');
       else note(`${c.name}: answers its spec example/generated body, not an echo of the request.`);
