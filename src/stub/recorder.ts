@@ -1,8 +1,8 @@
 // Recording at one life-cycle point, after each answer is sent: one "answered" event that every
-// record subscribes to (as MSW's `request:end`), here the journal and its live followers, the
-// coverage, the drift report (--proxy), the self-check's warnings and the request log line; the stub adds the webhooks and
-// callbacks the answer sends out, and the whole server's records when they live outside this
-// process.
+// record subscribes to (as MSW's `request:end`). Here: the journal and its live followers, the
+// coverage, the drift report (--proxy), the self-check's warnings and the request log line; the
+// stub adds the webhooks and callbacks the answer sends out, and the whole server's records when
+// they live outside this process.
 import type { ResolvedOptions } from '../config/options.js';
 import { formatSelfCheck, requestLineFormatter, type RequestLineFormatter } from '../record/request-log.js';
 import { Coverage, type CoverageReport } from '../record/coverage.js';
