@@ -16,8 +16,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const GITHUB = path.join(ROOT, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
 const SPAWNS = 5;
 
-/** What the stub imports only for documents that need it: faker (`x-faker`, a name faker reads), the XML writer. */
-const CONDITIONAL = new Set(['@faker-js/faker', 'fast-xml-parser']);
+/** What the stub imports only for documents that need it: faker (`x-faker`, a name faker reads), RE2 (`pattern`), the XML writer. */
+const CONDITIONAL = new Set(['@faker-js/faker', 're2js', 'fast-xml-parser']);
 
 /**
  * Bundles `source` (an entry module's text, resolved from the repository) for a browser, as an
@@ -72,6 +72,16 @@ window.firstAnswer = { ms: performance.now(), status: response.status, scenario:
 `;
 }
 
+/** The reference: MSW alone with one hand-written handler, the floor any MSW page pays (worker registration, msw's script). */
+const MSW_ALONE = `
+import { setupWorker } from 'msw/browser';
+import { http, HttpResponse } from 'msw';
+await setupWorker(http.post('/api/plants', () => HttpResponse.json({ name: 'Fern' }, { headers: { 'x-mock-scenario': 'hand-written' } }))).start({ quiet: true, onUnhandledRequest: 'bypass' });
+const response = await fetch('/api/plants', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' });
+await response.arrayBuffer();
+window.firstAnswer = { ms: performance.now(), status: response.status, scenario: response.headers.get('x-mock-scenario') };
+`;
+
 /** A static site on 127.0.0.1: the page, its script, MSW's worker, and the files it fetches. */
 async function startSite(scripts, files, requested) {
   const served = {
@@ -118,7 +128,7 @@ export async function runInThePage(progress = () => {}) {
   lines.push(
     'esbuild, platform browser, minified, split at dynamic imports as application bundlers do; gzip level 9. ' +
       '"Every document" is what any page loads; the other chunks load only for a document that needs them ' +
-      '(faker for `x-faker` or a name faker reads, the XML writer for XML media types). "msw aside": msw external, our code and its dependencies only.',
+      '(faker for `x-faker` or a name faker reads, RE2 for `pattern`s, the XML writer for XML media types). "msw aside": msw external, our code and its dependencies only.',
     '',
     table(['bundle', 'every document, minified KB', 'every document, gzipped KB', 'only if needed, gzipped KB'], [
       ['plant-store-stub/msw, msw aside', kb(ours.atOnce.minified), kb(ours.atOnce.gzipped), ours.onDemand.map((c) => `${kb(c.gzipped)} (${c.packages[0][0]})`).join(', ')],
@@ -136,6 +146,7 @@ export async function runInThePage(progress = () => {}) {
   const rows = [];
   try {
     const documents = [
+      { name: 'reference: MSW alone, one hand-written handler', source: MSW_ALONE, files: {} },
       {
         name: 'Plant Store, POST /plants',
         page: { document: '/openapi.yaml', fixtures: ['/fixtures/create-plant.yaml'], request: { path: '/plants', init: { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' } } },
@@ -147,9 +158,9 @@ export async function runInThePage(progress = () => {}) {
         files: { '/github.json': ['application/json', readFileSync(GITHUB)] },
       }] : []),
     ];
-    for (const { name, page, files } of documents) {
+    for (const { name, page, source, files } of documents) {
       progress(`first answer in chromium: ${name}`);
-      const script = await bundle(pageSource(page));
+      const script = await bundle(source ?? pageSource(page));
       const requested = new Set();
       const site = await startSite(script.files, files, requested);
       try {

@@ -46,7 +46,10 @@ describe.each([
   });
 });
 
-/** Generated data that reads names through faker (`login`, `city`, `x-faker`) and an XML answer: libraries the handler loads only when a document needs them. */
+/**
+ * Generated data that reads names through faker (`login`, `city`, `x-faker`), a `pattern` (RE2),
+ * an XML answer: libraries the handler loads only when a document needs them.
+ */
 const PEOPLE = `openapi: 3.0.3
 info: { title: People, version: '1' }
 paths:
@@ -63,9 +66,10 @@ components:
   schemas:
     Person:
       type: object
-      required: [id, login, city, motto]
+      required: [id, login, city, motto, code]
       properties:
         id: { type: integer }
+        code: { type: string, pattern: '^[A-Z]{3}$' }
         login: { type: string }
         city: { type: string }
         motto: { type: string, x-faker: hacker.phrase }
@@ -88,6 +92,7 @@ describe('the fetch handler and the HTTP server on generated data that needs fak
     const inProcess = await comparable((await handle(new Request(`${BASE}/people/7`, { headers })))!);
     expect(overHttp).toMatchObject({ status: 200, headers: { 'content-type': type, 'x-mock-scenario': 'generated' } });
     expect(overHttp.body).toMatch(/login/);
+    expect(overHttp.body).toMatch(/[>"][A-Z]{3}[<"]/);
     expect(inProcess).toEqual(overHttp);
   });
 });

@@ -8,6 +8,7 @@ import { compileResources } from '../openapi/compile-resources.js';
 import { summarizeWarnings } from '../openapi/document-warnings.js';
 import { openDocument, parseDocument, type DocumentReader, type LoadedDocument } from '../openapi/open-document.js';
 import { importXmlLibrary } from '../openapi/compile-xml.js';
+import { importRe2 } from '../openapi/re2.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { mayUseFaker } from '../generate/name-hints.js';
 import { isXmlMediaType } from '../openapi/media-types.js';
@@ -45,10 +46,11 @@ export class InMemoryStub {
   static async open(options: ResolvedFetchOptions): Promise<InMemoryStub> {
     const value = typeof options.document === 'string' ? parseDocument('document', options.document) : options.document;
     const spec: LoadedDocument = await openDocument('document', value, NO_FILES);
-    // Generation and XML writing stay synchronous on the request path: their libraries load first,
-    // faker and the XML writer only for a document that may need them (most of a page's download).
+    // Generation, XML writing and patterns stay synchronous: their libraries load first, faker,
+    // the XML writer and RE2 only for a document that may need them (most of a page's download).
     const xml = anyKey(spec.document, isXmlMediaType);
-    await Promise.all([loadGeneratorLibraries({ faker: mayUseFaker(spec.document) }), xml ? importXmlLibrary() : null]);
+    const patterns = anyKey(spec.document, (key) => key === 'pattern' || key === 'patternProperties');
+    await Promise.all([loadGeneratorLibraries({ faker: mayUseFaker(spec.document) }), xml ? importXmlLibrary() : null, patterns ? importRe2() : null]);
     const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict });
     for (const line of summarizeWarnings(compiled.warnings)) options.warn(line);
     const fixtures = scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled);

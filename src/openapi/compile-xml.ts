@@ -4,6 +4,7 @@
 // attributes); this module only decides the element tree. Plans are compiled at start-up, lazily
 // below the root so recursive schemas cost nothing until a value goes that deep.
 import type { XMLBuilder } from 'fast-xml-parser';
+import { requireInNode } from '../common/require-in-node.js';
 import type { LoadedDocument } from './load-document.js';
 import { deref, isSchema, objectView, schemaTypes, type Schema } from './schema-view.js';
 import { setOwn } from '../common/json-value.js';
@@ -27,15 +28,13 @@ export async function importXmlLibrary(): Promise<void> {
 /**
  * Loaded on the first XML media type: importing fast-xml-parser takes about 90 ms (measured with
  * `await import` on the 2-core machine), which documents without XML should not pay at start-up.
- * In Node its CommonJS build is required, so that compiling stays synchronous; found through
- * `process.getBuiltinModule` (Node 20.16+) rather than an import of node:module, so that this
- * file bundles for a browser, where the fetch entry calls importXmlLibrary() first.
+ * In Node its CommonJS build is required, so that compiling stays synchronous; in a browser the
+ * fetch entry calls importXmlLibrary() first.
  */
 let builder: XMLBuilder | null = null;
 function xmlBuilder(): XMLBuilder {
   if (builder) return builder;
-  const nodeModule = globalThis.process?.getBuiltinModule?.('node:module');
-  const library = imported ?? (nodeModule?.createRequire(import.meta.url)('fast-xml-parser') as XmlLibrary | undefined);
+  const library = imported ?? requireInNode<XmlLibrary>('fast-xml-parser');
   if (!library) throw new Error('fast-xml-parser was not imported; await importXmlLibrary() before compiling');
   const { XMLBuilder: Builder } = library;
   builder = new Builder({ ignoreAttributes: false, attributeNamePrefix: ATTRIBUTE, textNodeName: TEXT, suppressBooleanAttributes: false });

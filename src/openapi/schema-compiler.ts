@@ -10,7 +10,7 @@ import { exactInteger } from '../common/exact-json.js';
 import { describeViolation } from './describe-violation.js';
 import type { LoadedDocument } from './load-document.js';
 import { isObject } from '../common/json-value.js';
-import { RE2JS } from 're2js';
+import { re2 } from './re2.js';
 import { EXACT_INTEGER, validationCopy } from './validation-copy.js';
 import type { Warn } from './document-warnings.js';
 import { followRefs } from './follow-ref.js';
@@ -175,7 +175,7 @@ function unwalked(copy: object): object {
  */
 const linearTimeRegExp = Object.assign(
   (pattern: string) => {
-    const compiled = RE2JS.compile(pattern);
+    const compiled = re2().compile(pattern);
     // Ajv keeps one compiled pattern per `toString()` of what this returns: without its own, every
     // pattern of the document was `[object Object]`, and all were checked with the first one.
     return { test: (text: string) => compiled.matcher(text).find(), toString: () => `/${pattern}/` };

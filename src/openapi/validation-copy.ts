@@ -4,7 +4,7 @@
 // the user can read; the document the rest of the stub reads is never changed. Integer schemas
 // are marked for the stub's exact-integer keyword on the way (one walk over the document, not
 // two: on GitHub's 13 MB document each walk costs about 0.1 s of start-up).
-import { RE2JS } from 're2js';
+import { re2 } from './re2.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 import { isObject } from '../common/json-value.js';
 import { branchDiscriminator, branchTags } from '../common/discriminator.js';
@@ -132,7 +132,7 @@ function isBareNullable(schema: unknown): boolean {
 /** Whether the linear-time engine (RE2) can match this pattern; see schema-compiler.ts. */
 function linearTimePattern(pattern: string): boolean {
   try {
-    RE2JS.compile(pattern);
+    re2().compile(pattern);
     return true;
   } catch {
     return false;
