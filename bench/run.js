@@ -124,7 +124,7 @@ async function main() {
   ]);
   const growth = await runStartupGrowth(cliMissing);
   const reload = await runReloadPause(cliMissing);
-  const proxied = await runProxyBench({ root: ROOT, bench: BENCH, cli: CLI }, cliMissing, progress);
+  const proxied = await runProxyBench({ root: ROOT, bench: BENCH, cli: CLI, spec: SPEC, prism: PRISM }, cliMissing, prismMissing, progress);
   const inThePage = await runInThePage(progress).catch((error) => `## The stub inside a web page\n\nfailed: ${error.message}`);
 
   const report = [
@@ -192,8 +192,9 @@ async function main() {
     '',
     '## --proxy: the latency it adds (bench/proxy.js)',
     '',
-    'POST /plants sent one at a time, in alternating rounds, to the node:http reference directly and through the stub ' +
-      'proxying to it (`--proxy`, `--quiet`): both sides checked against the document, the answer relayed, the exchange journaled.',
+    'POST /plants sent one at a time, in alternating rounds, to the node:http reference directly, through the stub ' +
+      'proxying to it (`--proxy`, `--quiet`: both sides checked against the document, the answer relayed, the exchange journaled), ' +
+      'and through `prism proxy` to the same reference (Prism validates both sides too; default logging).',
     '',
     proxied,
     '',

@@ -4,7 +4,10 @@ import { createHash } from 'node:crypto';
 import { get, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startStub, type RunningStub } from '../src/index.js';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createStubApp, startStub, type RunningStub } from '../src/index.js';
 import { request } from './helpers/http.js';
 import { AUTH_HEADERS, JSON_HEADERS } from './helpers/plant.js';
 import { MANY_PLANTS, PHOTO_BYTES, photoByte, startDriftingUpstream, type DriftingUpstream } from './helpers/drifting-upstream.js';
@@ -315,6 +318,25 @@ describe('--proxy-errors', () => {
     expect(response.json).toEqual({ error: 400, message: '/name: is required' });
     expect(upstream.received).toEqual([]);
     expect(strict.requests()).toMatchObject([{ status: 400, proxy: 'refused', violations: ['/name: is required'] }]);
+  });
+});
+
+describe('createStubApp with proxy, mounted in an Express app', () => {
+  it('forwards /api/plants/2 to the upstream and reports its drift in the journal', async () => {
+    const stubApp = await createStubApp({ spec: SPEC, fixtures: NO_FIXTURES, watch: false, proxy: upstream.url });
+    const app = express();
+    app.use('/api', stubApp);
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const response = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/plants/2`, { headers: AUTH_HEADERS });
+      expect([response.status, response.json, response.headers.get('x-mock-violations')]).toEqual([200, { id: '2', name: 'Moss' }, '1 violation: response /id: must be an integer']);
+      expect(upstream.received.map((r) => r.url)).toEqual(['/v2/plants/2']);
+      expect(stubApp.stub.requests()).toMatchObject([{ source: 'proxy', responseViolations: ['/id: must be an integer'] }]);
+    } finally {
+      server.close();
+      stubApp.stub.close();
+    }
   });
 });
 

@@ -43,7 +43,7 @@ export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: Proxy
       case 'timeout':
         return exits.send(gatewayProblem(504, `no answer from the upstream ${target} within ${upstream.timeoutMs} ms (--proxy-timeout)`, operation, violations, note('timeout')));
       case 'broken':
-        return exits.send(gatewayProblem(502, `the upstream ${target} sent a broken answer (${result.reason})`, operation, violations, note('bad gateway')));
+        return exits.send(gatewayProblem(502, `the upstream ${target} ${result.reason}`, operation, violations, note('bad gateway')));
       case 'answer': {
         const status = result.response.statusCode ?? 502;
         // The document has the operation, the upstream not yet: the mock answers it.
@@ -54,6 +54,11 @@ export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: Proxy
         return relay(exchange, result.response, decision, note('forwarded', { upstreamStatus: status }), exits, proxy.recorder);
       }
     }
+  }).catch((error: unknown) => {
+    // A bug of ours: logged, and the client still gets an answer rather than a hung request.
+    process.stderr.write(`internal error proxying ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}\n`);
+    if (!exchange.res.headersSent) exits.send(gatewayProblem(502, `the stub failed relaying the answer of ${target}; see its log`, operation, violations, note('bad gateway')));
+    else exchange.res.destroy();
   });
 }
 

@@ -9,6 +9,7 @@ export type UpstreamResult =
   /** No connection could be made (refused, name not resolved): the upstream is not there. */
   | { kind: 'unreachable'; code: string }
   | { kind: 'timeout' }
+  /** `reason` completes "the upstream URL …": `sent a broken answer (ECONNRESET: socket hang up)`. */
   | { kind: 'broken'; reason: string };
 
 /** Connection errors that mean nothing answers there, as opposed to an answer that went wrong. */
@@ -42,7 +43,13 @@ export class Upstream {
         clearTimeout(timer);
         resolve(result);
       };
-      const outgoing = this.send(`${this.urlFor(path)}${rawQuery === '' ? '' : `?${rawQuery}`}`, { method, headers, agent: this.agent });
+      let outgoing: ReturnType<typeof httpRequest>;
+      try {
+        outgoing = this.send(`${this.urlFor(path)}${rawQuery === '' ? '' : `?${rawQuery}`}`, { method, headers, agent: this.agent });
+      } catch (error) {
+        // Node refuses to send what it would not have parsed (a method or header it finds invalid).
+        return resolve({ kind: 'broken', reason: `could not be sent the request (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
+      }
       const timer = setTimeout(() => {
         settle({ kind: 'timeout' });
         outgoing.destroy();
@@ -50,7 +57,7 @@ export class Upstream {
       outgoing.on('response', (response) => settle({ kind: 'answer', response }));
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
         const code = error.code ?? 'ERROR';
-        settle(UNREACHABLE.has(code) ? { kind: 'unreachable', code } : { kind: 'broken', reason: `${code}: ${error.message}` });
+        settle(UNREACHABLE.has(code) ? { kind: 'unreachable', code } : { kind: 'broken', reason: `sent a broken answer (${code}: ${error.message})` });
       });
       outgoing.end(body);
     });
