@@ -162,6 +162,14 @@ describe('drift is reported: journal, X-Mock-Violations, log line', () => {
     for (const violation of responseViolations) expect(lines.at(-1)).toContain(`response ${violation}`);
   });
 
+  it('X-Mock-Violations carries the count and the first messages, cut at 1 KiB; the journal has them all', async () => {
+    const response = await request(`${stub.url}/plants?tag=wrong`, { headers: AUTH_HEADERS });
+    const header = response.headers.get('x-mock-violations')!;
+    expect(header.length).toBe(1024);
+    expect(header).toMatch(/^60 violations: response \/0\/id: must be an integer; response \/1\/id: must be an integer; .*\.\.\.$/);
+    expect(stub.requests()[0].responseViolations).toHaveLength(60);
+  });
+
   it('a request that breaks the document is forwarded and reported on its side', async () => {
     const response = await request(`${stub.url}/plants`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Fern","tag":5}' });
     expect(response.status).toBe(201);

@@ -70,6 +70,8 @@ function answer(method: string, url: URL, body: string, headers: IncomingHttpHea
   const path = url.pathname;
   if (method === 'GET' && path === '/v2/plants') {
     if (url.searchParams.get('tag') === 'many') return streamMany(res);
+    // Drift in every item: more violations than X-Mock-Violations can carry.
+    if (url.searchParams.get('tag') === 'wrong') return json(res, 200, Array.from({ length: 60 }, (_, i) => ({ id: `p${i}`, name: 'Wrong' })));
     // A gzip answer, labelled so: the proxy must pass these bytes and this label through.
     const list = gzipSync(JSON.stringify([PLANTS['1'], { id: 4, name: 'Palm' }]));
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': list.length, 'x-upstream': 'yes' });
