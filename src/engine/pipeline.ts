@@ -70,7 +70,7 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   if (isRefusal(selection)) return refusalResponse(selection, operation);
   const scenarios = state.scenarios.get(operation.key);
   //    A scenario whose `match` the request satisfies, when nothing was asked for by name.
-  const matched = scenarios && asksNothing({ ...selection, fault: null }, scenarios, state.sticky)
+  const matched = scenarios && choosesNothing(selection, scenarios, state.sticky)
     ? matchScenario(scenarios, { pathParams, query, headers: request.headers, body: body?.value }) : null;
   //    Stateful mode: the stored resources answer a request that asked for nothing else.
   const action = stored && state.resources?.actions.get(operation.key);
@@ -117,7 +117,12 @@ function webhooksToFire(forOperation: readonly string[] = [], forScenario: reado
 
 /** Scenarios, Prefer and faults win when asked for (and change no state), as does a sticky scenario of this operation. */
 function asksNothing(selection: Selection, scenarios: ReadonlyMap<string, unknown> | undefined, sticky: string | null): boolean {
-  return selection.scenario === null && selection.code === null && selection.example === null && !selection.dynamic && selection.fault === null
+  return selection.fault === null && choosesNothing(selection, scenarios, sticky);
+}
+
+/** No answer chosen by name (a fault injects into whatever answers, so `match` still applies with one). */
+function choosesNothing(selection: Selection, scenarios: ReadonlyMap<string, unknown> | undefined, sticky: string | null): boolean {
+  return selection.scenario === null && selection.code === null && selection.example === null && !selection.dynamic
     && (sticky === null || !scenarios?.has(sticky));
 }
 
