@@ -1,8 +1,11 @@
-// docs/proxy.md, run: its command line (with the test upstream as the target), its requests, and
-// the log lines and journal entry it prints, against the built CLI.
+// docs/proxy.md, run: its command lines (with the test upstream as the target), its requests, and
+// the header, log lines, journal entry and drift table it prints, against the built CLI; then its
+// --record command and the replay it describes.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from './helpers/http.js';
+import { request, type TestResponse } from './helpers/http.js';
 import { AUTH_HEADERS } from './helpers/plant.js';
 import { codeBlocks } from './helpers/doc-examples.js';
 import { startCli, type StartedCli } from './helpers/cli.js';
@@ -15,13 +18,19 @@ const block = (starts: string) => blocks.find(({ text }) => text.startsWith(star
 
 let upstream: DriftingUpstream;
 let cli: StartedCli;
+/** The answers to the page's requests, by the line that sends them. */
+const answers = new Map<string, TestResponse>();
 beforeAll(async () => {
   upstream = await startDriftingUpstream();
-  // The page's command, pointed at the test's document and upstream, on a free port.
-  const args = block('plant-store-stub ').trim().split(/\s+/).slice(1)
-    .map((arg) => arg === 'openapi.yaml' ? SPEC : arg === 'https://staging.example.com/v2' ? upstream.url : arg);
-  cli = await startCli([...args, '--port', '0', '--fixtures', join(import.meta.dirname, 'no-such-fixtures'), '--no-watch']);
+  cli = await startCli(pageCommand(block('plant-store-stub ')));
 });
+
+/** The page's command, pointed at the test's document, upstream and `recorded` folder, on a free port, without fixtures unless it names some. */
+function pageCommand(line: string, recorded = ''): string[] {
+  const args = line.trim().split(/\s+/).slice(1)
+    .map((arg) => arg === 'openapi.yaml' ? SPEC : arg === 'https://staging.example.com/v2' ? upstream.url : arg === 'recorded/' ? recorded : arg);
+  return [...args, '--port', '0', '--no-watch', ...(args.includes('--fixtures') ? [] : ['--fixtures', join(import.meta.dirname, 'no-such-fixtures')])];
+}
 afterAll(async () => {
   await cli?.stop();
   await upstream?.close();
@@ -38,11 +47,16 @@ describe('docs/proxy.md', () => {
     const expected = block('GET /plants/1 ').trim().split('\n');
     for (const line of block('# requests\n').trim().split('\n').slice(1)) {
       const { method, path, body } = parse(line);
-      await request(`${cli.url}${path}`, { method, headers: { ...AUTH_HEADERS, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
+      answers.set(line, await request(`${cli.url}${path}`, { method, headers: { ...AUTH_HEADERS, ...(body ? { 'content-type': 'application/json' } : {}) }, body }));
     }
     const logged = () => cli.stdout().split('\n').filter((line) => /^(GET|POST|DELETE) /.test(line)).map((line) => line.replace(/ \d+\.\dms/, ' 0.0ms'));
     await expect.poll(logged).toHaveLength(expected.length);
     expect(logged()).toEqual(expected);
+  });
+
+  it('the X-Mock-Violations line the page prints is the header of POST /plants {"name":"Teapot"}', async () => {
+    const [name, value] = block('X-Mock-Violations: ').trim().split(/: (.*)/);
+    expect(answers.get('POST /plants {"name":"Teapot"}')?.headers.get(name)).toBe(value);
   });
 
   it('the journal entry the page prints is the one of POST /plants {"name":"Teapot"}', async () => {
@@ -57,5 +71,27 @@ describe('docs/proxy.md', () => {
     const { stdout } = await cli.stop();
     const table = block('drift between the document and ').trim().replace('https://staging.example.com/v2', upstream.url);
     expect(stdout).toContain(table);
+  });
+});
+
+describe('docs/proxy.md, --record and the replay', () => {
+  it('the --record command writes GET /plants/1 as a fixture, and the replay command answers it offline with the recorded body', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stub-record-cli-'));
+    try {
+      const recording = await startCli(pageCommand(blocks.find(({ text }) => text.includes('--record recorded/'))!.text, dir));
+      const live = await request(`${recording.url}/plants/1`, { headers: AUTH_HEADERS });
+      await recording.stop(); // files are written at shutdown at the latest
+      expect(await readFile(join(dir, 'get-plant.yaml'), 'utf8')).toContain('  get-plant-1:\n');
+      const replayLine = /`(plant-store-stub --spec openapi\.yaml --fixtures recorded\/)`/.exec(await readFile(join(import.meta.dirname, '..', 'docs', PAGE), 'utf8'))![1];
+      const replay = await startCli(pageCommand(replayLine, dir));
+      try {
+        const replayed = await request(`${replay.url}/plants/1`, { headers: AUTH_HEADERS });
+        expect([replayed.status, replayed.json, replayed.headers.get('x-mock-scenario')]).toEqual([live.status, live.json, 'get-plant-1']);
+      } finally {
+        await replay.stop();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
