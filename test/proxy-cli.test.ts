@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type TestResponse } from './helpers/http.js';
 import { AUTH_HEADERS } from './helpers/plant.js';
 import { codeBlocks } from './helpers/doc-examples.js';
-import { startCli, type StartedCli } from './helpers/cli.js';
+import { runCli, startCli, type StartedCli } from './helpers/cli.js';
 import { startDriftingUpstream, type DriftingUpstream } from './helpers/drifting-upstream.js';
 
 const SPEC = join(import.meta.dirname, 'specs', 'plant-catalog.yaml');
@@ -93,5 +93,18 @@ describe('docs/proxy.md, --record and the replay', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the proxy flags refuse what cannot work, in one line and exit code 2', () => {
+  it.each([
+    [['--proxy', 'ftp://example.com'], '--proxy: must be an http:// or https:// URL, got ftp://example.com'],
+    [['--proxy', 'http://127.0.0.1:9', '--proxy-timeout', '0'], '--proxy-timeout: must be a whole number from 1 to 600000, got 0'],
+    [['--proxy', 'http://127.0.0.1:9', '--proxy-timeout', 'soon'], '--proxy-timeout: must be a whole number, got "soon"'],
+    [['--record', 'recorded'], '--record: records the real API\'s answers, so it needs --proxy URL'],
+    [['--proxy', 'http://127.0.0.1:9', '--record', 'recorded', '--workers', '2'], '--record: records from one process; leave out --workers (or use --workers 1)'],
+  ])('%j', async (args, message) => {
+    const { code, stderr } = await runCli(['--spec', SPEC, '--port', '0', '--no-watch', ...args]);
+    expect([code, stderr]).toEqual([2, `plant-store-stub: ${message}\n`]);
   });
 });
