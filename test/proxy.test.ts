@@ -170,6 +170,13 @@ describe('drift is reported: journal, X-Mock-Violations, log line', () => {
     expect(stub.requests()[0].responseViolations).toHaveLength(60);
   });
 
+  it('a page on another origin may read X-Mock-Violations (CORS exposes it)', async () => {
+    const response = await request(`${stub.url}/plants/2`, { headers: { ...AUTH_HEADERS, origin: 'http://localhost:5173' } });
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(response.headers.get('access-control-expose-headers')).toBe('X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Violations');
+    expect(response.headers.get('x-mock-violations')).toBe('1 violation: response /id: must be an integer');
+  });
+
   it('a request that breaks the document is forwarded and reported on its side', async () => {
     const response = await request(`${stub.url}/plants`, { method: 'POST', headers: JSON_HEADERS, body: '{"name":"Fern","tag":5}' });
     expect(response.status).toBe(201);

@@ -95,7 +95,8 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
     if (recorder && operation && plan) recordFixture(recorder, forward, exchange.request.rawQuery, operation, plan, answer, check, whole, note);
   };
   const writeHead = () => {
-    if (exchange.settings.cors) applyCors(req, res, operation?.responseHeaderNames);
+    // Frontend code may read the violations too (the upstream's own CORS headers, if any, win).
+    if (exchange.settings.cors) applyCors(req, res, [operation?.responseHeaderNames, 'X-Mock-Violations'].filter(Boolean).join(', '));
     const headers = clientHeaders(answer.headers);
     const header = violationsHeader(violations, note.responseViolations);
     if (header !== null) headers['x-mock-violations'] = header;
