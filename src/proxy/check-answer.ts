@@ -48,7 +48,8 @@ export function checkHead(operation: CompiledOperation, status: number, headers:
       if (header.required) violations.push(`/headers/${header.name}: is required for ${status}`);
       continue;
     }
-    for (const problem of header.validate?.(Array.isArray(value) ? value.join(', ') : value) ?? []) violations.push(`/headers/${header.name}${problem.replace(/^\/:?/, ': ').replace(/^: :/, ':')}`);
+    // The header's validator names it already (`/headers/x-rate-limit: must be an integer`).
+    for (const problem of header.validate?.(Array.isArray(value) ? value.join(', ') : value) ?? []) violations.push(problem);
   }
   return { plan, violations };
 }

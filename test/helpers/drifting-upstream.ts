@@ -70,6 +70,8 @@ function answer(method: string, url: URL, body: string, headers: IncomingHttpHea
   const path = url.pathname;
   if (method === 'GET' && path === '/v2/plants') {
     if (url.searchParams.get('tag') === 'many') return streamMany(res);
+    // Drift in a documented header: X-Total-Count is an integer.
+    if (url.searchParams.get('tag') === 'counted') return json(res, 200, [PLANTS['1']], { 'x-total-count': 'lots' });
     // Drift in every item: more violations than X-Mock-Violations can carry.
     if (url.searchParams.get('tag') === 'wrong') return json(res, 200, Array.from({ length: 60 }, (_, i) => ({ id: `p${i}`, name: 'Wrong' })));
     // A gzip answer, labelled so: the proxy must pass these bytes and this label through.
