@@ -1,7 +1,7 @@
 // The stub around the engine for runtimes without files or processes (the fetch handler, MSW):
 // the document and fixtures opened from values, the engine state, stateful mode's store in
-// memory, and the journal and coverage recorded at one point, after each answer. The server's
-// counterpart is stub/stub.ts, which adds reading files, reloads, workers and Redis.
+// memory, and the server's recorder (journal, coverage, warnings, log) fed once per answer.
+// The server's counterpart is stub/stub.ts, which adds files, reloads, workers and Redis.
 import { ConfigError } from '../config/config-error.js';
 import { compileSpec } from '../openapi/compile-operations.js';
 import { compileResources } from '../openapi/compile-resources.js';
@@ -19,9 +19,9 @@ import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
 import type { StubResponse } from '../engine/stub-response.js';
-import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
-import { Coverage, type CoverageReport } from '../record/coverage.js';
-import { formatSelfCheck, requestLineFormatter } from '../record/request-log.js';
+import type { JournalEntry, JournalFilter } from '../record/journal.js';
+import type { CoverageReport } from '../record/coverage.js';
+import { Recorder } from '../stub/recorder.js';
 import { LocalStateStore } from '../stub/state-store.js';
 import type { StubRequest } from '../common/plain-http.js';
 import type { ResolvedFetchOptions } from './fetch-options.js';
@@ -34,12 +34,11 @@ const NO_FILES: DocumentReader = {
 };
 
 export class InMemoryStub {
-  readonly journal: Journal;
-  readonly coverage = new Coverage();
-  private readonly formatLine = requestLineFormatter('text');
+  /** The journal, coverage, self-check warnings and log lines: the server's recorder, fed at the same point. */
+  private readonly recorder: Recorder;
 
-  private constructor(private readonly options: ResolvedFetchOptions, public state: EngineState, private readonly store: LocalStateStore | null) {
-    this.journal = new Journal(options.journalLimit);
+  private constructor(private readonly options: ResolvedFetchOptions, public current: EngineState, private readonly store: LocalStateStore | null) {
+    this.recorder = new Recorder({ journalLimit: options.journalLimit, log: options.log, logFormat: 'text' }, this, options.warn);
   }
 
   /** Opens and compiles everything; a broken document or fixture rejects with a ConfigError naming it. */
@@ -62,14 +61,14 @@ export class InMemoryStub {
 
   /** Whether any operation's path matches the request (a method it lacks is still the API's: 405). */
   knows(method: string, path: string): boolean {
-    return this.state.compiled.routes.match(method, path).kind !== 'not-found';
+    return this.current.compiled.routes.match(method, path).kind !== 'not-found';
   }
 
   /** Runs the pipeline; in stateful mode its change is applied before the answer leaves. */
   handle(request: StubRequest): StubResponse {
     try {
-      if (this.store === null) return handleRequest(this.state, request);
-      const response = handleRequest(this.state, request, this.store.read());
+      if (this.store === null) return handleRequest(this.current, request);
+      const response = handleRequest(this.current, request, this.store.read());
       if (response.stateChange) this.store.apply(response.stateChange);
       return response;
     } catch (error) {
@@ -85,34 +84,30 @@ export class InMemoryStub {
 
   /** Called once per answered request, after its answer was handed over. */
   record(request: StubRequest, response: StubResponse, durationMs: number): void {
-    this.journal.record(request, response, durationMs);
-    this.coverage.record(response);
-    if (response.selfCheck.length > 0) this.options.warn(formatSelfCheck(request, response));
-    this.options.log?.(this.formatLine(request, response, durationMs));
+    this.recorder.answered(request, response, durationMs);
   }
 
   requests(filter?: JournalFilter): JournalEntry[] {
-    return this.journal.list(filter, this.state.compiled.secrets);
+    return this.recorder.requests(filter);
   }
 
   reset(): void {
-    this.journal.clear();
-    this.coverage.reset();
+    this.recorder.reset();
   }
 
   coverageReport(): CoverageReport {
-    return this.coverage.report(this.state.compiled.operations, this.state.scenarios);
+    return this.recorder.coverageReport();
   }
 
   /** Makes `name` the scenario for requests that select none; throws when no operation has it. */
   useScenario(name: string): void {
-    const names = [...new Set([...this.state.scenarios.values()].flatMap((scenarios) => [...scenarios.keys()]))];
+    const names = [...new Set([...this.current.scenarios.values()].flatMap((scenarios) => [...scenarios.keys()]))];
     if (!names.includes(name)) throw new Error(`no operation has a scenario "${name}"; known: ${names.join(', ')}`);
-    this.state = { ...this.state, sticky: name };
+    this.current = { ...this.current, sticky: name };
   }
 
   clearScenario(): void {
-    this.state = { ...this.state, sticky: null };
+    this.current = { ...this.current, sticky: null };
   }
 }
 

@@ -10,11 +10,16 @@ import { Drift } from '../record/drift.js';
 import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
 import type { StubResponse } from '../engine/stub-response.js';
 import type { StubRequest } from '../common/plain-http.js';
-import type { ServedVersion } from './served-version.js';
+import type { EngineState } from '../engine/pipeline.js';
 
 export interface JournalWatcher {
   entry(entry: JournalEntry): void;
   end(): void;
+}
+
+/** What the recorder reads of the version served (served-version.ts; the fetch handler's in-memory stub). */
+export interface RecordedVersion {
+  readonly current: Pick<EngineState, 'compiled' | 'scenarios'>;
 }
 
 /** Hears of each answered request once its answer was sent. */
@@ -28,7 +33,7 @@ export class Recorder {
   private readonly listeners: AnsweredListener[] = [];
   private readonly watchers = new Set<JournalWatcher>();
 
-  constructor(options: ResolvedOptions, private readonly version: ServedVersion, warn: (line: string) => void) {
+  constructor(options: Pick<ResolvedOptions, 'journalLimit' | 'log' | 'logFormat'>, private readonly version: RecordedVersion, warn: (line: string) => void) {
     this.journal = new Journal(options.journalLimit);
     // The journal first: its live followers and the whole server read the entry it has just made.
     this.onAnswered((request, response, durationMs) => this.journal.record(request, response, durationMs));
