@@ -108,3 +108,20 @@ describe('the proxy flags refuse what cannot work, in one line and exit code 2',
     expect([code, stderr]).toEqual([2, `plant-store-stub: ${message}\n`]);
   });
 });
+
+describe('--proxy with --workers 2', () => {
+  it('GET /__admin/drift adds up every worker\'s exchanges', async () => {
+    const workers = await startCli([...pageCommand(block('plant-store-stub ')), '--workers', '2', '--quiet']);
+    try {
+      // Connection: close, so each request comes on a new connection, which either worker may accept.
+      for (let i = 0; i < 6; i++) await request(`${workers.url}/plants/2`, { headers: { ...AUTH_HEADERS, connection: 'close' } });
+      const drift = (await request(`${workers.url}/__admin/drift`)).json;
+      expect(drift).toEqual({
+        operations: [{ operation: 'GET /plants/{id}', exchanges: 6, fallbacks: 0, undocumentedStatuses: {}, undeclaredFields: {}, violations: { 'response /id: must be an integer': 6 } }],
+        undocumented: {},
+      });
+    } finally {
+      await workers.stop();
+    }
+  });
+});

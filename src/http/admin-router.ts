@@ -49,8 +49,8 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   router.get('/coverage', async (_req, res) => {
     res.json(await stub.wholeCoverage());
   });
-  router.get('/drift', (_req, res) => {
-    res.json(stub.drift());
+  router.get('/drift', async (_req, res) => {
+    res.json(await stub.wholeDrift());
   });
   router.get('/scenarios', (_req, res) => {
     res.json(stub.scenarios());

@@ -51,6 +51,20 @@ export class Drift {
     for (const pointer of note.undeclared) bump(row.undeclaredFields, pointer);
   }
 
+  /** Adds another process's report to this one. */
+  add(report: DriftReport): void {
+    for (const row of report.operations) {
+      let mine = this.rows.get(row.operation);
+      if (!mine) this.rows.set(row.operation, (mine = { operation: row.operation, exchanges: 0, fallbacks: 0, undocumentedStatuses: {}, undeclaredFields: {}, violations: {} }));
+      mine.exchanges += row.exchanges;
+      mine.fallbacks += row.fallbacks;
+      for (const key of ['undocumentedStatuses', 'undeclaredFields', 'violations'] as const) {
+        for (const [name, n] of Object.entries(row[key])) bump(mine[key], name, n);
+      }
+    }
+    for (const [call, n] of Object.entries(report.undocumented)) bump(this.undocumented, call, n);
+  }
+
   reset(): void {
     this.rows = new Map();
     this.undocumented = {};
@@ -61,9 +75,16 @@ export class Drift {
   }
 }
 
-function bump(counts: Record<string, number>, key: string): void {
-  if (Object.hasOwn(counts, key)) counts[key]++;
-  else if (Object.keys(counts).length < MAX_KEYS) Object.defineProperty(counts, key, { value: 1, enumerable: true, writable: true, configurable: true });
+/** The sum of several processes' reports (--workers: the whole server's drift). */
+export function addDrift(reports: DriftReport[]): DriftReport {
+  const sum = new Drift();
+  for (const report of reports) sum.add(report);
+  return sum.report();
+}
+
+function bump(counts: Record<string, number>, key: string, by = 1): void {
+  if (Object.hasOwn(counts, key)) counts[key] += by;
+  else if (Object.keys(counts).length < MAX_KEYS) Object.defineProperty(counts, key, { value: by, enumerable: true, writable: true, configurable: true });
 }
 
 /**

@@ -71,7 +71,12 @@ export class StubAdmin {
     return whole ? whole.journal(filter) : stringifyExact({ requests: this.parts.recorder.requests(filter) }, true);
   }
 
-  /** --proxy's drift report (GET /__admin/drift); with --workers, the worker serving the request's. */
+  /** --proxy's drift report (GET /__admin/drift): every worker's added up with --workers; with --state-store, this instance's. */
+  async wholeDrift(): Promise<DriftReport> {
+    return (await this.parts.whole()?.drift?.()) ?? this.drift();
+  }
+
+  /** This process's drift report. */
   drift(): DriftReport {
     return this.parts.recorder.drift.report();
   }

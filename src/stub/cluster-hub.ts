@@ -8,6 +8,7 @@ import { ClusterLink, ToPrimary, ToWorker, type Op, type Send } from './cluster-
 import { fromEntries, LocalStateStore, toEntries, type StateEntries } from './state-store.js';
 import { StateFileWriter } from './state-file.js';
 import { addCounts, type CoverageCounts } from '../record/coverage.js';
+import { addDrift, type DriftReport } from '../record/drift.js';
 
 export interface HubOptions {
   stateFile: string | undefined;
@@ -65,6 +66,8 @@ export class ClusterHub {
         return this.journal(arg);
       case ToPrimary.coverage:
         return addCounts((await this.fromEach(ToWorker.coverageCounts)) as CoverageCounts[]);
+      case ToPrimary.drift:
+        return addDrift((await this.fromEach(ToWorker.driftReport)) as DriftReport[]);
       case ToPrimary.everywhere:
         return this.fromEach(ToWorker.change, arg);
       default:

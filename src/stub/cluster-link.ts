@@ -13,6 +13,8 @@ export const ToPrimary = {
   /** The whole server's journal: the primary asks every worker for its part. */
   journal: 'journal',
   coverage: 'coverage',
+  /** --proxy's drift report: every worker's added up. */
+  drift: 'drift',
   /** An admin change made in every worker. */
   everywhere: 'everywhere',
 } as const;
@@ -21,6 +23,7 @@ export const ToPrimary = {
 export const ToWorker = {
   journalList: 'journal.list',
   coverageCounts: 'coverage.counts',
+  driftReport: 'drift.report',
   /** Make an admin change in this worker. */
   change: 'do',
 } as const;

@@ -3,6 +3,7 @@
 // its own requests, so the hot path sends nothing over IPC.
 import type { JournalFilter } from '../record/journal.js';
 import type { CoverageCounts } from '../record/coverage.js';
+import type { DriftReport } from '../record/drift.js';
 import { ToPrimary, type ClusterLink } from './cluster-link.js';
 import { LinkedStateStore } from './linked-state-store.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
@@ -22,6 +23,10 @@ export class ClusterWhole implements WholeServer {
 
   async coverage(): Promise<CoverageCounts> {
     return (await this.link.ask(ToPrimary.coverage)) as CoverageCounts;
+  }
+
+  async drift(): Promise<DriftReport> {
+    return (await this.link.ask(ToPrimary.drift)) as DriftReport;
   }
 
   async changeEverywhere(change: AdminChange): Promise<boolean> {

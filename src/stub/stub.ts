@@ -106,6 +106,8 @@ export class Stub {
         return this.recorder.requests(arg as JournalFilter).map((entry) => [entry.time, stringifyExact(entry, true)]);
       case ToWorker.coverageCounts:
         return this.recorder.coverage.counts();
+      case ToWorker.driftReport:
+        return this.recorder.drift.report();
       case ToWorker.change:
         return this.admin.changeHere(arg as AdminChange);
       default:

@@ -4,6 +4,7 @@
 // (redis-whole.ts). A single process has none of this: its own journal and coverage are the whole.
 import type { JournalFilter } from '../record/journal.js';
 import type { CoverageCounts } from '../record/coverage.js';
+import type { DriftReport } from '../record/drift.js';
 import type { StateStore } from './state-store.js';
 
 /** An admin change that reaches every process (PUT/DELETE /__admin/scenario, DELETE /__admin/requests, POST /__admin/reload). */
@@ -15,6 +16,8 @@ export interface WholeServer {
   /** The whole server's journal as GET /__admin/requests answers it (JSON text, numbers exact). */
   journal(filter: JournalFilter): Promise<string>;
   coverage(): Promise<CoverageCounts>;
+  /** --proxy's drift report of every process; absent where only each process's own is kept (Redis). */
+  drift?(): Promise<DriftReport>;
   /** Makes the change in every process; false when one of them could not. */
   changeEverywhere(change: AdminChange): Promise<boolean>;
   close(): Promise<void>;
