@@ -214,6 +214,8 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
   it('filters the operations by method, path and operationId, and shows the exercised ones only on request', async () => {
     const { stub, page } = await openShelf();
     await page.locator('#operations-count', { hasText: '156' }).waitFor({ timeout: 5_000 });
+    // The page learns of requests through its event stream: one sent before it is live is never seen.
+    await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
     expect((await request(`${stub.url}/books/7`)).status).toBe(200);
     await page.locator('.operation.exercised').waitFor({ timeout: 5_000 });
     const cases: Array<{ filter: string; exercisedOnly: boolean; shown: string[]; count: string }> = [
