@@ -17,6 +17,7 @@ import { selfCheck } from './self-check.js';
 import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
 import { answerFromState } from './answer-from-state.js';
+import { agreeWithRequest } from './agree-with-request.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import type { Resources } from '../openapi/compile-resources.js';
 import { planDeliveries } from './plan-deliveries.js';
@@ -83,7 +84,8 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   if (isRefusal(choice)) return refusalResponse(choice, operation);
 
   // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
-  const answer = buildResponse(operation, choice, request, body);
+  //    A stateless answer then agrees with the request: the path's id answered, a list's ids distinct.
+  const answer = agreeWithRequest(operation, choice, buildResponse(operation, choice, request, body), pathParams);
   const problems = selfCheck(answer, operation.key);
 
   const scenario = choice.kind === 'scenario' ? choice.scenario : null;

@@ -1,0 +1,223 @@
+// Stage 5b: a stateless answer that agrees with its request. An item read by id answers that id
+// (`GET /tasks/7` -> `gid: "7"`), other path values land in the properties they name
+// (`/Accounts/{AccountSid}/...` -> `account_sid`), and the items of a list each get their own id,
+// not the example's id repeated. Every change is kept only when the whole body still fits the
+// documented schema: where a value does not fit, the answer stays as the builder made it.
+import type { CompiledOperation } from '../openapi/compiled-model.js';
+import { isSuccessStatus } from '../openapi/success-rule.js';
+import { fnv1a } from '../generate/seeded-random.js';
+import type { BuiltResponse, Choice } from './engine-types.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** Names a resource's own identity goes by when no path parameter names it. */
+const ID_NAMES = ['id', 'gid', 'sid', 'uuid', 'key'];
+/** Property names that wrap the resource in an envelope (`{"data": {...}}`), looked for first. */
+const ENVELOPE_NAMES = ['data', 'item', 'items', 'result', 'results', 'resource', 'record', 'records', 'entry', 'entries', 'value', 'values', 'payload', 'body'];
+
+interface PathShape {
+  /** Every path parameter, in path order. */
+  params: string[];
+  /** The parameter the path ends with (`/tasks/{task_gid}`, `/Messages/{Sid}.json`): the item's own id; null otherwise. */
+  itemParam: string | null;
+  /** `folder` for `/folders/{folder_id}`: for the `<resource>_id` name. */
+  resource: string | null;
+}
+
+const shapes = new WeakMap<CompiledOperation, PathShape>();
+
+export function agreeWithRequest(operation: CompiledOperation, choice: Choice, answer: BuiltResponse, pathParams: Record<string, string>): BuiltResponse {
+  // An example asked for by name is served as written; fixtures and the state are their own
+  // answers. An echo whose numbers are kept exact (above 2^53) is left as it is: rare, and a copy
+  // would have to carry its raw numbers.
+  const adjustable = (choice.kind === 'example' && !choice.asked) || choice.kind === 'generated' || (choice.kind === 'echo' && !answer.exact);
+  const validate = answer.plan?.validateBody;
+  if (!adjustable || !validate || !answer.plan!.json || !isSuccessStatus(answer.status)) return answer;
+  if (answer.body === null || typeof answer.body !== 'object') return answer;
+  if (answer.bodyViolations !== null && answer.bodyViolations.length > 0) return answer;
+  const fits = (value: unknown) => validate(value, undefined).length === 0;
+  const body = structuredClone(answer.body) as JsonObject | unknown[];
+  const shape = pathShape(operation);
+  const changed = reflectPath(body, shape, pathParams, fits) | distinctItems(body, fits);
+  return changed ? { ...answer, body, bodyViolations: [] } : answer;
+}
+
+function pathShape(operation: CompiledOperation): PathShape {
+  let shape = shapes.get(operation);
+  if (shape === undefined) {
+    const params = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    const last = /\/([^/{}]*)\/\{([^}]+)\}(?:\.[A-Za-z0-9]+)?$/.exec(operation.path);
+    const resource = last && last[1] !== '' ? last[1].replace(/\.[A-Za-z0-9]+$/, '').replace(/s$/i, '') : null;
+    shape = { params, itemParam: last ? last[2] : null, resource };
+    shapes.set(operation, shape);
+  }
+  return shape;
+}
+
+/** The path's values into the properties they name; 1 when something changed. */
+function reflectPath(body: JsonObject | unknown[], shape: PathShape, pathParams: Record<string, string>, fits: (value: unknown) => boolean): number {
+  let changed = 0;
+  const holders = resourceHolders(body);
+  for (const param of shape.params) {
+    const value = pathParams[param];
+    if (value === undefined) continue;
+    const isItem = param === shape.itemParam;
+    const names = isItem ? itemNames(param, shape.resource) : [normalized(param)];
+    if (holders.list) {
+      // A parent's value (`AccountSid`) goes on every item of a list; the list has no one item id.
+      if (isItem) continue;
+      for (const item of holders.objects) {
+        const key = findKey(item, names);
+        if (key !== null) changed |= setIfFits(body, item, key, value, fits);
+      }
+    } else {
+      // The body itself first, else its envelope: a nested `owner.id` is never the item's id.
+      for (const target of holders.objects) {
+        const key = findKey(target, names);
+        if (key === null) continue;
+        changed |= setIfFits(body, target, key, value, fits);
+        break;
+      }
+    }
+  }
+  return changed;
+}
+
+/** Where the answered resource's properties are: the body then its envelope, or a list's items. */
+function resourceHolders(body: JsonObject | unknown[]): { list: boolean; objects: JsonObject[] } {
+  const list = listOf(body);
+  if (list !== null) return { list: true, objects: list.filter(isObject) };
+  const top = body as JsonObject;
+  const inner = envelope(top);
+  return { list: false, objects: inner !== null && !Array.isArray(inner) ? [top, inner] : [top] };
+}
+
+/** Candidate property names for the item's id parameter, most specific first (normalized). */
+function itemNames(param: string, resource: string | null): string[] {
+  const words = param.split(/[_\-.]|(?<=[a-z0-9])(?=[A-Z])/).filter((word) => word !== '');
+  const names = [normalized(param), normalized(words[words.length - 1] ?? param), ...ID_NAMES];
+  if (resource !== null) names.push(normalized(`${resource}_id`));
+  return [...new Set(names)];
+}
+
+/** `CallSid`, `call_sid` and `call-sid` compare equal. */
+function normalized(name: string): string {
+  return name.replace(/[_\-.]/g, '').toLowerCase();
+}
+
+function findKey(target: JsonObject, names: string[]): string | null {
+  const keys = Object.keys(target);
+  for (const name of names) {
+    const key = keys.find((candidate) => normalized(candidate) === name);
+    if (key !== undefined) return key;
+  }
+  return null;
+}
+
+/** Sets `target[key]` to the path value in the property's own type; undone when the body no longer fits. */
+function setIfFits(body: unknown, target: JsonObject, key: string, text: string, fits: (value: unknown) => boolean): number {
+  const before = target[key];
+  const value = typed(before, key, text);
+  if (value === undefined || value === before) return 0;
+  target[key] = value;
+  if (fits(body)) return 1;
+  target[key] = before;
+  return 0;
+}
+
+function typed(before: unknown, key: string, text: string): unknown {
+  if (typeof before === 'number') return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
+  if (typeof before !== 'string' && before !== null) return undefined;
+  // Git refs are read by their short name (`heads/main`) and answered in full (`refs/heads/main`).
+  if (key === 'ref' && typeof before === 'string' && before.startsWith('refs/') && !text.startsWith('refs/')) return `refs/${text}`;
+  return text;
+}
+
+/** Gives each item of a list its own id where two share one; 1 when something changed. */
+function distinctItems(body: JsonObject | unknown[], fits: (value: unknown) => boolean): number {
+  const list = listOf(body);
+  if (list === null || list.length < 2 || !list.every(isObject)) return 0;
+  const items = list as JsonObject[];
+  const key = findKey(items[0], ID_NAMES);
+  if (key === null) return 0;
+  const seen = new Set<unknown>();
+  const before = items.map((item) => item[key]);
+  let changed = 0;
+  items.forEach((item, index) => {
+    if (seen.has(item[key])) {
+      const value = anotherId(item[key], index, seen);
+      if (value !== undefined) {
+        item[key] = value;
+        changed = 1;
+      }
+    }
+    seen.add(item[key]);
+  });
+  if (changed && !fits(body)) {
+    items.forEach((item, index) => { item[key] = before[index]; });
+    return 0;
+  }
+  return changed;
+}
+
+/**
+ * An id like `value` that none of the list holds yet: a number above the rest, else the string
+ * with its last characters redrawn within their own class (digit, hex letter, letter), so that a
+ * uuid stays a uuid and `SM` + 32 hex digits stays that. Derived from the value and the index alone.
+ */
+function anotherId(value: unknown, index: number, seen: Set<unknown>): unknown {
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    let next = value + index;
+    while (seen.has(next)) next++;
+    return next;
+  }
+  if (typeof value !== 'string' || value === '') return undefined;
+  for (let salt = 0; salt < 8; salt++) {
+    const candidate = redraw(value, fnv1a(`${value}\u0000${index}\u0000${salt}`));
+    if (!seen.has(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function redraw(value: string, hash: number): string {
+  const chars = [...value];
+  let drawn = 0;
+  for (let i = chars.length - 1; i >= 0 && drawn < 6; i--) {
+    const pick = (hash >>> (drawn * 5)) + drawn;
+    const c = chars[i];
+    if (/[0-9]/.test(c)) chars[i] = String(pick % 10);
+    else if (/[a-f]/.test(c)) chars[i] = 'abcdef'[pick % 6];
+    else if (/[A-F]/.test(c)) chars[i] = 'ABCDEF'[pick % 6];
+    else if (/[a-z]/.test(c)) chars[i] = String.fromCharCode(97 + (pick % 26));
+    else if (/[A-Z]/.test(c)) chars[i] = String.fromCharCode(65 + (pick % 26));
+    else continue;
+    drawn++;
+  }
+  return chars.join('');
+}
+
+/** The list a body answers: the body itself, or its envelope's array (`{"data": [...]}`, `{"messages": [...], "page": 0}`). */
+function listOf(body: JsonObject | unknown[]): unknown[] | null {
+  if (Array.isArray(body)) return body;
+  // A body with an id of its own is one resource, whatever arrays it holds (`labels`, `tags`).
+  if (findKey(body, ID_NAMES) !== null) return null;
+  const inner = envelope(body);
+  return Array.isArray(inner) ? inner : null;
+}
+
+/** The one property wrapping the resource: a known envelope name, else the only array property, else the body's only property. */
+function envelope(body: JsonObject): JsonObject | unknown[] | null {
+  const wrapping = Object.keys(body).filter((key) => body[key] !== null && typeof body[key] === 'object');
+  const named = wrapping.find((key) => ENVELOPE_NAMES.includes(key.toLowerCase()));
+  if (named !== undefined) return body[named] as JsonObject | unknown[];
+  const arrays = wrapping.filter((key) => Array.isArray(body[key]));
+  if (arrays.length === 1) return body[arrays[0]] as unknown[];
+  // An object property is an envelope only when it is all the body holds (`{"droplet": {...}}`):
+  // `{"name": ..., "owner": {...}}` is a resource, and `owner` is not it.
+  const keys = Object.keys(body);
+  return keys.length === 1 && wrapping.length === 1 ? body[wrapping[0]] as JsonObject : null;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
