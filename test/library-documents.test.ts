@@ -99,10 +99,10 @@ const cases: Case[] = [
     conformsTo: 'Book',
   },
   {
-    name: 'a templated path serves the first named example by default',
+    name: 'a templated path serves the first named example by default, with the id the path asked for',
     spec: '3.0', method: 'GET', path: '/books/5', status: 200,
     responseHeaders: { 'x-mock-scenario': 'example:poem' },
-    json: { id: 3, title: 'Leaves of Grass', subtitle: 'The Death-Bed Edition', author: 'Walt Whitman', genre: 'poetry', copies: 4, price: 7.5 },
+    json: { id: 5, title: 'Leaves of Grass', subtitle: 'The Death-Bed Edition', author: 'Walt Whitman', genre: 'poetry', copies: 4, price: 7.5 },
     conformsTo: 'Book',
   },
   {
