@@ -18,6 +18,8 @@ import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
 import { answerFromState } from './answer-from-state.js';
 import { agreeWithRequest } from './agree-with-request.js';
+import { keepLinksOnStub } from './links-on-stub.js';
+import { conditionalGet } from './conditional-get.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import type { Resources } from '../openapi/compile-resources.js';
 import { planDeliveries } from './plan-deliveries.js';
@@ -85,7 +87,8 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
 
   // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
   //    A stateless answer then agrees with the request: the path's id answered, a list's ids distinct.
-  const answer = agreeWithRequest(operation, choice, buildResponse(operation, choice, request, body), pathParams);
+  //    Links in its headers stay on the stub, pagination links built for this page.
+  const answer = keepLinksOnStub(agreeWithRequest(operation, choice, buildResponse(operation, choice, request, body), pathParams), request, query);
   const problems = selfCheck(answer, operation.key);
 
   const scenario = choice.kind === 'scenario' ? choice.scenario : null;
@@ -95,7 +98,8 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   const sendsOut = (fired.length > 0 || operation.callbacks.length > 0) && isSuccessStatus(answer.status) && fault === undefined;
   const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.source };
   if (answer.body !== undefined && answer.contentType) headers['content-type'] = answer.contentType;
-  return {
+  // 8. A conditional GET whose ETag still matches is a 304.
+  return conditionalGet(operation, request, {
     status: answer.status,
     headers,
     body: answer.body === undefined ? '' : serializeBody(answer.body, answer.exact, answer.contentType, answer.plan?.writeXml ?? null),
@@ -109,7 +113,7 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
     fault,
     deliveries: sendsOut ? planDeliveries(state.compiled.webhooks, fired, operation, request, body, pathParams, query) : undefined,
     stateChange: choice.kind === 'state' ? choice.change : null,
-  };
+  });
 }
 
 /** The operation's own webhook triggers plus the chosen scenario's, each once. */

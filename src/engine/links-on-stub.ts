@@ -1,0 +1,52 @@
+// Stage 5c: the links an answer's headers hold stay on the stub. A documented `Link` or `Location`
+// sample names the real API's host (`<https://api.github.com/resource?page=2>; rel="next"`): a
+// client following it would leave the stub, so its origin becomes the stub's own. Where the answer
+// documents a `Link` header (RFC 8288), the pagination links are built for this request's page
+// instead, and stop after a few pages, so a client that follows `next` until it is gone ends.
+import type { StubRequest } from '../common/plain-http.js';
+import type { BuiltResponse } from './engine-types.js';
+
+/** How many pages a paginated list has in the stateless mode. */
+export const STATELESS_PAGES = 3;
+
+const ABSOLUTE_URL = /\bhttps?:\/\/[^/\s<>;,"]+/gi;
+
+export function keepLinksOnStub(answer: BuiltResponse, request: StubRequest, query: URLSearchParams): BuiltResponse {
+  const plan = answer.plan;
+  if (plan === null || answer.sourceKind === 'scenario') return answer;
+  const origin = stubOrigin(request);
+  const documentsLink = plan.headers.some((header) => header.name === 'link');
+  const link = answer.headers.link;
+  const location = answer.headers.location;
+  if (origin === null || (!documentsLink && link === undefined && location === undefined)) return answer;
+  const headers = { ...answer.headers };
+  if (documentsLink && answer.status >= 200 && answer.status < 300 && request.method === 'GET') headers.link = pageLinks(origin, request.path, query);
+  else if (link !== undefined) headers.link = link.replace(ABSOLUTE_URL, origin);
+  if (location !== undefined) headers.location = location.replace(ABSOLUTE_URL, origin);
+  return { ...answer, headers };
+}
+
+/** `http://<Host>` as the client reached the stub; null when the request named no host. */
+function stubOrigin(request: StubRequest): string | null {
+  const host = request.headers.host;
+  if (typeof host !== 'string' || !/^[A-Za-z0-9.\-:[\]]+$/.test(host)) return null;
+  return `http://${host}`;
+}
+
+/**
+ * `first`, `prev`, `next` and `last` for the page asked for (`?page=`, 1 when absent), keeping
+ * the request's other query parameters (`per_page`): the last page has no `next`.
+ */
+function pageLinks(origin: string, path: string, query: URLSearchParams): string {
+  const asked = Number.parseInt(query.get('page') ?? '1', 10);
+  const page = Number.isInteger(asked) && asked > 0 ? asked : 1;
+  const to = (n: number) => {
+    const params = new URLSearchParams(query);
+    params.set('page', String(n));
+    return `<${origin}${path}?${params.toString()}>`;
+  };
+  const links: string[] = [];
+  if (page < STATELESS_PAGES) links.push(`${to(page + 1)}; rel="next"`, `${to(STATELESS_PAGES)}; rel="last"`);
+  if (page > 1) links.push(`${to(1)}; rel="first"`, `${to(Math.min(page - 1, STATELESS_PAGES))}; rel="prev"`);
+  return links.join(', ');
+}
