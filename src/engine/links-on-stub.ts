@@ -1,6 +1,7 @@
 // Stage 5c: the links an answer's headers hold stay on the stub. A documented `Link` or `Location`
 // sample names the real API's host (`<https://api.github.com/resource?page=2>; rel="next"`): a
-// client following it would leave the stub, so its origin becomes the stub's own. Where the answer
+// client following it would leave the stub, so an origin among the document's servers becomes
+// the stub's own (a redirect to another host, a download server, is left as documented). Where the answer
 // documents a `Link` header (RFC 8288), the pagination links are built for this request's page
 // instead, and stop after a few pages, so a client that follows `next` until it is gone ends.
 import type { StubRequest } from '../common/plain-http.js';
@@ -11,7 +12,7 @@ export const STATELESS_PAGES = 3;
 
 const ABSOLUTE_URL = /\bhttps?:\/\/[^/\s<>;,"]+/gi;
 
-export function keepLinksOnStub(answer: BuiltResponse, request: StubRequest, query: URLSearchParams): BuiltResponse {
+export function keepLinksOnStub(answer: BuiltResponse, request: StubRequest, query: URLSearchParams, serverOrigins: readonly string[]): BuiltResponse {
   const plan = answer.plan;
   if (plan === null || answer.sourceKind === 'scenario') return answer;
   const origin = stubOrigin(request);
@@ -20,9 +21,10 @@ export function keepLinksOnStub(answer: BuiltResponse, request: StubRequest, que
   const location = answer.headers.location;
   if (origin === null || (!documentsLink && link === undefined && location === undefined)) return answer;
   const headers = { ...answer.headers };
+  const onStub = (value: string) => value.replace(ABSOLUTE_URL, (found) => (serverOrigins.includes(found.toLowerCase()) ? origin : found));
   if (documentsLink && answer.status >= 200 && answer.status < 300 && request.method === 'GET') headers.link = pageLinks(origin, request.path, query);
-  else if (link !== undefined) headers.link = link.replace(ABSOLUTE_URL, origin);
-  if (location !== undefined) headers.location = location.replace(ABSOLUTE_URL, origin);
+  else if (link !== undefined) headers.link = onStub(link);
+  if (location !== undefined) headers.location = onStub(location);
   return { ...answer, headers };
 }
 

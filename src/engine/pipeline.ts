@@ -88,7 +88,7 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
   //    A stateless answer then agrees with the request: the path's id answered, a list's ids distinct.
   //    Links in its headers stay on the stub, pagination links built for this page.
-  const answer = keepLinksOnStub(agreeWithRequest(operation, choice, buildResponse(operation, choice, request, body), pathParams), request, query);
+  const answer = keepLinksOnStub(agreeWithRequest(operation, choice, buildResponse(operation, choice, request, body), pathParams), request, query, state.compiled.serverOrigins);
   const problems = selfCheck(answer, operation.key);
 
   const scenario = choice.kind === 'scenario' ? choice.scenario : null;

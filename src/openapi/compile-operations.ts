@@ -178,7 +178,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
     }
     refuseWarnings(warnings.list);
   }
-  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath };
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document) };
 }
 
 /**
@@ -204,15 +204,28 @@ function* operationsOf(pathItem: { value: Schema; pointer: string }): Generator<
  * `https://api.example.com/v2/` -> `/v2`; '' when there is none.
  */
 function serverBasePath(document: LoadedDocument['document']): string {
-  const [server] = Array.isArray(document.servers) ? document.servers : [];
-  if (!isSchema(server) || typeof server.url !== 'string') return '';
-  const variables = isSchema(server.variables) ? server.variables : {};
-  const url = server.url.replace(/\{([^}]+)\}/g, (_match, name: string) => {
-    const variable = variables[name];
-    return isSchema(variable) && variable.default !== undefined ? String(variable.default) : '';
-  });
+  const [url] = serverUrls(document);
+  if (url === undefined) return '';
   const path = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(url)?.[1] ?? (url.startsWith('/') ? url : '');
   return path.replace(/\/+$/, '');
+}
+
+/** Each server's URL, its variables at their defaults. */
+function serverUrls(document: LoadedDocument['document']): string[] {
+  const servers = Array.isArray(document.servers) ? document.servers : [];
+  return servers.filter((server) => isSchema(server) && typeof server.url === 'string').map((server) => {
+    const variables = isSchema(server.variables) ? server.variables : {};
+    return (server.url as string).replace(/\{([^}]+)\}/g, (_match, name: string) => {
+      const variable = variables[name];
+      return isSchema(variable) && variable.default !== undefined ? String(variable.default) : '';
+    });
+  });
+}
+
+/** The origins (`https://api.github.com`) of the document's absolute server URLs, lower-case. */
+function serverOrigins(document: LoadedDocument['document']): string[] {
+  const origins = serverUrls(document).map((url) => /^(https?:\/\/[^/?#]+)/i.exec(url)?.[1]?.toLowerCase()).filter((origin) => origin !== undefined);
+  return [...new Set(origins)];
 }
 
 /** The schema of the operation's JSON request body (what an echo projects), if it has one. */

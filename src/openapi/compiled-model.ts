@@ -115,6 +115,8 @@ export interface CompiledSpec {
   webhooks: ReadonlyMap<string, OutboundPlan>;
   /** The first server's path (`/v2`), under which every path is served too; '' when none. */
   basePath: string;
+  /** The origins of the document's servers (`https://api.github.com`): links to them are answered on the stub. */
+  serverOrigins: readonly string[];
 }
 
 export interface RenderedError {
