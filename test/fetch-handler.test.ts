@@ -169,6 +169,18 @@ describe('the fetch handler', () => {
     expect(handle.requests().map((entry) => entry.fault)).toEqual(['reset', 'malformed']);
   });
 
+  it('answers the close fault with a body that breaks off, and the timeout fault not at all until the client aborts', async () => {
+    const handle = await createFetchHandler({ document });
+    const closed = await handle(plant('http://localhost/plants', { headers: { 'x-mock-fault': 'close' } }));
+    expect(closed!.status).toBe(200);
+    await expect(closed!.text()).rejects.toThrow('fault: close');
+    const controller = new AbortController();
+    const held = handle(plant('http://localhost/plants', { headers: { 'x-mock-fault': 'timeout' }, signal: controller.signal }));
+    controller.abort(new Error('client gave up'));
+    await expect(held).rejects.toThrow('client gave up');
+    expect(handle.requests().map((entry) => entry.fault)).toEqual(['close', 'timeout']);
+  });
+
   it('journals a delayed answer as abandoned when the client aborts first', async () => {
     const handle = await createFetchHandler({ document });
     const controller = new AbortController();

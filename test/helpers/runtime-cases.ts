@@ -53,6 +53,7 @@ export const STATEFUL_CASES: RuntimeCase[] = [
   { name: 'removes it', method: 'DELETE', path: '/plants/1', headers: AUTH, status: 204 },
   { name: 'answers 404 for it then', method: 'GET', path: '/plants/1', headers: AUTH, status: 404 },
   { name: 'generates a seeded list when asked for dynamic answers', method: 'GET', path: '/plants?limit=2', headers: { ...AUTH, prefer: 'dynamic=true' }, status: 200 },
+  { name: 'answers HEAD wherever GET is, without a body', method: 'HEAD', path: '/plants', headers: AUTH, status: 200 },
 ];
 
 /** What must be equal between runtimes: status, the compared headers that are present, the body's bytes. */
