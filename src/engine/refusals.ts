@@ -70,4 +70,6 @@ export const serverRefusals = {
   tooManyOwed: (max: number): Refusal =>
     refuse(429, `more than ${max} delayed or held answers are already waiting; retry later`, { fromStub: true, headers: { 'retry-after': '1' } }),
   internalError: (): Refusal => refuse(500, 'the stub failed to handle this request; see its log', { fromStub: true }),
+  /** --proxy: the stub's own 502 or 504 for the real API's answer (the API documents neither). */
+  gateway: (status: number, detail: string): Refusal => refuse(status, `plant-store-stub (proxy): ${detail}`, { fromStub: true }),
 };

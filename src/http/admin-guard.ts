@@ -6,6 +6,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ResolvedOptions } from '../config/options.js';
 import { sendProblem } from './send-problem.js';
+import { adminRefusals } from './http-refusals.js';
 import { answerPreflight, applyCors, isLoopbackHost, isLoopbackOrigin, isPreflight } from './cors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -16,7 +17,7 @@ export function adminGuard(options: ResolvedOptions) {
   const tokenGuards = options.adminToken !== undefined;
   return (req: Request, res: Response, next: NextFunction) => {
     const refusal = tokenGuards ? null : untrusted(req);
-    if (refusal) return sendProblem(res, 403, refusal);
+    if (refusal) return sendProblem(res, adminRefusals.untrusted(refusal));
     const trusted = options.cors && (tokenGuards || isLoopbackOrigin(req.headers.origin));
     if (trusted && isPreflight(req)) return answerPreflight(req, res);
     if (trusted) applyCors(req, res);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { StubAdmin } from '../stub/admin-facade.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { sendProblem } from './send-problem.js';
+import { adminRefusals } from './http-refusals.js';
 import { isWebhookUrl } from '../config/options.js';
 
 export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Router {
@@ -30,10 +31,10 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
     // A filter that cannot be applied is refused, never silently dropped (`?method=GET&method=POST`
     // would otherwise list everything, `?status=` nothing).
     for (const name of ['method', 'path', 'status']) {
-      if (typeof req.query[name] === 'object') return sendProblem(res, 400, `${name} must be given once`);
+      if (typeof req.query[name] === 'object') return sendProblem(res, adminRefusals.filterGivenTwice(name));
     }
     const status = req.query.status === undefined ? undefined : String(req.query.status);
-    if (status !== undefined && !/^\d+$/.test(status)) return sendProblem(res, 400, 'status must be a whole number');
+    if (status !== undefined && !/^\d+$/.test(status)) return sendProblem(res, adminRefusals.statusNotAWholeNumber());
     const filter = { method: text(req.query.method), path: text(req.query.path), status: status === undefined ? undefined : Number(status) };
     // Journaled bodies keep their exact numbers (an int64 id above 2^53 stays as sent); with
     // --workers, every worker's entries.
@@ -57,9 +58,9 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   });
   router.put('/scenario', express.json({ limit: '16kb' }), async (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
-    if (typeof name !== 'string' || name === '') return sendProblem(res, 400, 'send {"name": "<scenario>"}');
+    if (typeof name !== 'string' || name === '') return sendProblem(res, adminRefusals.scenarioNameMissing());
     if (!stub.scenarioNames().includes(name)) {
-      return sendProblem(res, 404, `no operation has a scenario "${name}"`, { knownScenarios: stub.scenarioNames() });
+      return sendProblem(res, adminRefusals.unknownScenario(name, stub.scenarioNames()));
     }
     await stub.changeEverywhere({ kind: 'sticky', name });
     res.json({ sticky: name });
@@ -76,7 +77,7 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   router.put('/state', express.text({ type: () => true, limit: STATE_BODY_LIMIT }), async (req, res) => {
     if (!stub.stateful) return statefulOff(res);
     const violations = await stub.replaceState(typeof req.body === 'string' ? req.body : '');
-    if (violations.length > 0) return sendProblem(res, 400, 'the state does not fit the document; nothing was changed', { violations: violations.slice(0, 100) });
+    if (violations.length > 0) return sendProblem(res, adminRefusals.stateDoesNotFit(violations));
     res.type('application/json').send(await stub.stateJson());
   });
   router.delete('/state', async (_req, res) => {
@@ -92,7 +93,7 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
     const { name } = req.params;
     if (!stub.hasWebhook(name)) return unknownWebhook(stub, res, name);
     const url = (req.body as { url?: unknown } | undefined)?.url;
-    if (url !== null && (typeof url !== 'string' || !isWebhookUrl(url))) return sendProblem(res, 400, 'send {"url": "http://…"}, or {"url": null} to remove the target');
+    if (url !== null && (typeof url !== 'string' || !isWebhookUrl(url))) return sendProblem(res, adminRefusals.webhookUrlMissing());
     await stub.changeEverywhere({ kind: 'webhook', name, url });
     res.json({ name, target: url });
   });
@@ -100,24 +101,24 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
     const { name } = req.params;
     if (!stub.hasWebhook(name)) return unknownWebhook(stub, res, name);
     const target = stub.webhookTarget(name);
-    if (target === null) return sendProblem(res, 409, `webhook "${name}" has no target; register one with --webhook or PUT /__admin/webhooks/${encodeURIComponent(name)} {"url": …}`);
+    if (target === null) return sendProblem(res, adminRefusals.webhookWithoutTarget(name));
     const violations = stub.fireWebhook(name, typeof req.body === 'string' ? req.body : '');
-    if (violations.length > 0) return sendProblem(res, 400, 'the payload does not fit the webhook\'s schema; nothing was sent', { violations: violations.slice(0, 100) });
+    if (violations.length > 0) return sendProblem(res, adminRefusals.payloadDoesNotFit(violations));
     res.status(202).json({ queued: name, target });
   });
   router.post('/reload', async (_req, res) => {
     const ok = await stub.changeEverywhere({ kind: 'reload' });
     if (ok) res.json({ reloaded: true });
-    else sendProblem(res, 409, 'the spec or a fixture is broken; the last good version keeps serving (see the log)');
+    else sendProblem(res, adminRefusals.reloadRefused());
   });
-  router.use((req, res) => sendProblem(res, 404, `no admin endpoint ${req.method} ${req.baseUrl}${req.path}`));
+  router.use((req, res) => sendProblem(res, adminRefusals.noEndpoint(req.method, `${req.baseUrl}${req.path}`)));
   // Express's error handler would print a stack trace; a malformed admin request is a 400.
   router.use((error: { status?: number; type?: string; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
     // Not the request's fault: the store or the other workers did not answer (a Redis server
     // that is down, a worker that died mid-question). Retrying later may work.
-    if (error.status === undefined && error.type === undefined) return sendProblem(res, 503, `the stub's shared state did not answer: ${error.message ?? 'unknown error'}`);
+    if (error.status === undefined && error.type === undefined) return sendProblem(res, adminRefusals.sharedStateSilent(error.message));
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 400;
-    sendProblem(res, status, status === 400 ? 'the request body is not valid JSON' : (error.message ?? 'bad request'));
+    sendProblem(res, adminRefusals.unreadableBody(status, error.message));
   });
   return router;
 }
@@ -126,11 +127,11 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
 const STATE_BODY_LIMIT = 16 * 1024 * 1024;
 
 function unknownWebhook(stub: StubAdmin, res: Response, name: string): void {
-  sendProblem(res, 404, `the document has no webhook "${name}"`, { knownWebhooks: stub.webhookNames() });
+  sendProblem(res, adminRefusals.unknownWebhook(name, stub.webhookNames()));
 }
 
 function statefulOff(res: Response): void {
-  sendProblem(res, 404, 'stateful mode is off; start the stub with --stateful (stateful: true) to keep resources');
+  sendProblem(res, adminRefusals.statefulOff());
 }
 
 /** The admin page's static files: shipped in the package beside dist/ (dist/http -> src/http/admin-page). */
@@ -164,7 +165,7 @@ function requireToken(token: string) {
     const header = req.headers.authorization ?? '';
     const given = /^bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? '';
     if (timingSafeEqual(createHash('sha256').update(given).digest(), expected)) return next();
-    sendProblem(res, 401, 'the admin API needs "Authorization: Bearer <admin token>"', {}, { 'www-authenticate': 'Bearer realm="stub-admin"' });
+    sendProblem(res, adminRefusals.tokenNeeded());
   };
 }
 

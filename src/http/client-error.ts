@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { endSocketWithProblem, sendProblem } from './send-problem.js';
+import { edgeRefusals } from './http-refusals.js';
 
 const STATUS_BY_CODE: Record<string, number> = {
   HPE_HEADER_OVERFLOW: 431,
@@ -14,12 +15,12 @@ const STATUS_BY_CODE: Record<string, number> = {
 export const MAX_HEADER_LINES = 1000;
 
 export function tooManyHeaders(res: ServerResponse): void {
-  sendProblem(res, 431, `a request may carry fewer than ${MAX_HEADER_LINES} header lines`, {}, { connection: 'close' });
+  sendProblem(res, edgeRefusals.tooManyHeaders(MAX_HEADER_LINES));
 }
 
 /** CONNECT asks for a tunnel, which a stub of an API does not open: an answer, never a silent close. */
 export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
-  endSocketWithProblem(socket, 400, 'CONNECT is not served: this is a stub of an API, not a proxy');
+  endSocketWithProblem(socket, edgeRefusals.connectNotServed());
 }
 
 export function handleClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
@@ -27,5 +28,5 @@ export function handleClientError(error: NodeJS.ErrnoException, socket: Duplex):
     socket.destroy();
     return;
   }
-  endSocketWithProblem(socket, STATUS_BY_CODE[error.code ?? ''] ?? 400, 'the request could not be parsed as HTTP/1.1');
+  endSocketWithProblem(socket, edgeRefusals.unparsable(STATUS_BY_CODE[error.code ?? ''] ?? 400));
 }

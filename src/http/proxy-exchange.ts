@@ -9,7 +9,8 @@ import { checkBody, checkHead, checkMedia, lacksOperation, wantsBody, CHECK_CAP_
 import { clientHeaders, upstreamHeaders } from '../proxy/proxy-headers.js';
 import type { ProxySetup } from '../proxy/proxy-setup.js';
 import { RECORD_BODY_CAP, type FixtureRecorder } from '../proxy/record-fixtures.js';
-import { refuse, refusalResponse } from '../engine/refusal.js';
+import { refusalResponse } from '../engine/refusal.js';
+import { serverRefusals } from '../engine/refusals.js';
 import type { ProxyNote, StubResponse } from '../engine/stub-response.js';
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import { applyCors } from './cors.js';
@@ -64,7 +65,7 @@ export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: Proxy
 
 /** The stub's own 502/504: problem+json that says it came from the stub (the API documents neither). */
 function gatewayProblem(status: number, detail: string, operation: CompiledOperation | null, violations: string[], note: ProxyNote): StubResponse {
-  const response = refusalResponse(refuse(status, `plant-store-stub (proxy): ${detail}`, { fromStub: true }), operation);
+  const response = refusalResponse(serverRefusals.gateway(status, detail), operation);
   return { ...response, violations, proxy: note };
 }
 

@@ -1,19 +1,21 @@
 // The one writer in http/ of the stub's own refusals that never reach the engine (the admin API,
-// its guard, requests node:http cannot parse, a broken install): all problem+json, built by
-// openapi/problem-details.ts like the engine's own refusals, which leave through serve-request.ts.
+// its guard, requests node:http cannot parse, a broken install; named in http-refusals.ts): all
+// problem+json, built by openapi/problem-details.ts like the engine's own refusals, which leave
+// through serve-request.ts.
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problem } from '../openapi/problem-details.js';
+import type { HttpRefusal } from './http-refusals.js';
 
-/** Writes a problem+json answer; `headers` adds e.g. WWW-Authenticate or `connection: close`. */
-export function sendProblem(res: ServerResponse, status: number, detail: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
+/** Writes a refusal (named in http-refusals.ts) as a problem+json answer, with its own headers. */
+export function sendProblem(res: ServerResponse, { status, detail, extra = {}, headers = {} }: HttpRefusal): void {
   const { contentType, body } = problem(status, detail, [], extra);
   const text = JSON.stringify(body);
   res.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(text) }).end(text);
 }
 
-/** A problem+json answer written straight to a socket node:http gave up on, then the connection closed. */
-export function endSocketWithProblem(socket: Duplex, status: number, detail: string): void {
+/** A refusal written straight to a socket node:http gave up on, then the connection closed. */
+export function endSocketWithProblem(socket: Duplex, { status, detail }: HttpRefusal): void {
   const { contentType, body } = problem(status, detail);
   const text = JSON.stringify(body);
   const title = (body as { title: string }).title;

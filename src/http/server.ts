@@ -16,6 +16,7 @@ import { InFlight } from './in-flight.js';
 import { absoluteFormAuthority, originForm, serveRequest, type ServeSettings } from './serve-request.js';
 import { handleClientError, MAX_HEADER_LINES, refuseConnect, tooManyHeaders } from './client-error.js';
 import { sendProblem } from './send-problem.js';
+import { adminRefusals } from './http-refusals.js';
 
 export interface RunningStub {
   /** `http://127.0.0.1:<port>` */
@@ -41,7 +42,7 @@ export interface RunningStub {
 /** The admin app failed to load (a broken install): say so instead of leaving the request hanging. */
 function adminUnavailable(res: ServerResponse, error: unknown): void {
   process.stderr.write(`the admin API could not be loaded: ${(error as Error).message}\n`);
-  sendProblem(res, 500, 'the admin API could not be loaded; see the stub log');
+  sendProblem(res, adminRefusals.adminUnavailable());
 }
 
 /** Writes --coverage-out. The report is never lost: if its file cannot be written at shutdown, it goes to stderr. */
