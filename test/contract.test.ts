@@ -1,6 +1,7 @@
 // The whole contract of `POST /plants`, as a table of requests and the exact answers the stub owes
-// them, over real HTTP, served by startStub and by createStubApp mounted in Express. Then the
-// CLI's start-up failures, by spawning `node dist/cli.js`.
+// them, over real HTTP, served by startStub and by createStubApp mounted in Express, and in-process
+// through the engine by createFetchHandler (h3's describeMatrix: one table, every way in). Then
+// the CLI's start-up failures, by spawning `node dist/cli.js`.
 import { request as httpRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createStubApp, startStub, type RunningStub, type StubOptions } from '../src/index.js';
+import { createFetchHandler, type FetchHandler } from '../src/fetch.js';
 import { runCli, type CliRun } from './helpers/cli.js';
 import { request, type TestResponse } from './helpers/http.js';
 import { AUTH_HEADERS, JSON_HEADERS, JSON_TYPE, PROBLEM_TYPE } from './helpers/plant.js';
@@ -204,6 +206,8 @@ const TABLE: Array<[string, Case[]]> = [
 ];
 
 const stubs = {} as Record<StubName, RunningStub>;
+/** The same stubs in-process: a Request in, a Response out, no socket. */
+const inProcess = {} as Record<StubName, FetchHandler>;
 /** The same stubs built with createStubApp and listening through Express, for the same table. */
 const mounted = {} as Record<StubName, { url: string; server: Server }>;
 /** Every body the stub sent, for the no-stack-trace check at the end. */
@@ -221,6 +225,14 @@ beforeAll(async () => {
     listenApp({ ...base, tokens: ['t1'] }),
     listenApp({ ...base, maxBodyBytes: 1024 }),
   ]);
+  const document = readFileSync(SPEC, 'utf8');
+  const fixtures = [readFileSync(join(FIXTURES, 'create-plant.yaml'), 'utf8')];
+  const quiet = { log: () => {} };
+  [inProcess.main, inProcess.tokens, inProcess.small] = await Promise.all([
+    createFetchHandler({ document, fixtures, ...quiet }),
+    createFetchHandler({ document, fixtures, tokens: ['t1'], ...quiet }),
+    createFetchHandler({ document, fixtures, maxBodyBytes: 1024, ...quiet }),
+  ]);
 });
 
 afterAll(async () => {
@@ -237,18 +249,42 @@ async function listenApp(options: StubOptions): Promise<{ url: string; server: S
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
+/** Sends a case over HTTP to a listening server. */
+const overHttp = (url: (name: StubName) => string) => (c: Case) =>
+  request(`${url(c.stub ?? 'main')}${c.path ?? '/plants'}`, { method: c.method ?? 'POST', headers: c.headers, body: c.body });
+
+/** Hands a case to a fetch handler in this process, as a standard Request. */
+async function inProcessExchange(c: Case): Promise<TestResponse> {
+  const method = c.method ?? 'POST';
+  const body = c.body === undefined || method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(Buffer.from(c.body));
+  const answer = (await inProcess[c.stub ?? 'main'](new Request(`http://127.0.0.1${c.path ?? '/plants'}`, { method, headers: c.headers, body })))!;
+  const text = await answer.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: answer.status, headers: answer.headers, text, json };
+}
+
+/**
+ * What only the servers have: the admin API, and CORS (only a server sees other origins, so the
+ * fetch handler sends no Access-Control headers; docs/runtimes.md). Every other case holds
+ * in-process as well, to the byte.
+ */
+const serversOnly = (group: string, c: Case) => group === 'CORS' || (c.path ?? '').startsWith('/__admin');
+const inProcessTable = TABLE.map(([group, cases]) => [group, cases.filter((c) => !serversOnly(group, c))] as [string, Case[]]);
+
 describe.each([
-  { server: 'startStub', url: (name: StubName) => stubs[name].url },
-  { server: 'createStubApp in Express', url: (name: StubName) => mounted[name].url },
-])('POST /plants contract, served by $server', ({ url }) => {
-  for (const [group, cases] of TABLE) {
+  { server: 'startStub', send: overHttp((name) => stubs[name].url), table: TABLE },
+  { server: 'createStubApp in Express', send: overHttp((name) => mounted[name].url), table: TABLE },
+  { server: 'createFetchHandler, in-process', send: inProcessExchange, table: inProcessTable },
+])('POST /plants contract, served by $server', ({ send, table }) => {
+  for (const [group, cases] of table) {
     describe(group, () => {
       it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-        const response = await request(`${url(c.stub ?? 'main')}${c.path ?? '/plants'}`, {
-          method: c.method ?? 'POST',
-          headers: c.headers,
-          body: c.body,
-        });
+        const response = await send(c);
         seenBodies.push({ name: c.name, text: response.text });
         expectResponse(response, c);
       });
