@@ -52,3 +52,28 @@ describe('a request with too many header lines', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ status: 431, detail: 'a request may carry fewer than 1000 header lines' });
   });
 });
+
+describe('absolute-form targets on createStubApp in Express', () => {
+  it('take the Host from the target, as the default server does: /__admin refuses a target naming another host', async () => {
+    const express = (await import('express')).default;
+    const { createStubApp } = await import('../src/index.js');
+    const app = express();
+    const stubApp = await createStubApp({ spec: 'openapi.yaml', fixtures: 'fixtures', watch: false });
+    app.use(stubApp);
+    const server = await new Promise<import('node:http').Server>((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    try {
+      const port = (server.address() as import('node:net').AddressInfo).port;
+      const answer = await raw(port, `GET http://attacker.example/__admin/requests HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.body)).toMatchObject({ status: 403, detail: 'the admin API answers only requests addressed to this machine (Host: localhost or 127.0.0.1)' });
+      const plants = await raw(port, post(`http://127.0.0.1:${port}/plants`));
+      expect(plants.status).toBe(200);
+      expect(plants.body).toBe('{"name":"Fern"}');
+    } finally {
+      stubApp.stub.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

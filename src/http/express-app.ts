@@ -6,7 +6,7 @@ import { Stub } from '../stub/stub.js';
 import { adminRouter } from './admin-router.js';
 import { InFlight } from './in-flight.js';
 import { adminGuard } from './admin-guard.js';
-import { originForm, serveRequest, type ServeSettings } from './serve-request.js';
+import { serveRequest, toOriginForm, type ServeSettings } from './serve-request.js';
 
 /** The app serving /__admin and every other request; stub-app.ts hands it out as a StubApp. */
 export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFlight): Express {
@@ -14,9 +14,10 @@ export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFligh
   app.disable('x-powered-by');
   app.set('etag', false);
   const settings: ServeSettings = { maxBodyBytes: options.maxBodyBytes, cors: options.cors, inFlight };
-  // An absolute-form target (a client behind a proxy setting) becomes a path before anything routes it.
+  // An absolute-form target (a client behind a proxy setting) becomes a path, its authority the
+  // Host, before anything routes it: as the default server does.
   app.use((req, _res, next) => {
-    req.url = originForm(req.url);
+    toOriginForm(req);
     next();
   });
   app.use('/__admin', adminGuard(options), adminRouter(stub.admin, options.adminToken));

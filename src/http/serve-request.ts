@@ -171,7 +171,7 @@ function injectFault(response: StubResponse, { req, res, settings }: Exchange): 
  * `http://host/plants?x` -> `/plants?x`. Clients that reach the stub through a proxy setting send the
  * absolute form, which servers must accept (RFC 9112 §3.2.2); routing needs only the path.
  */
-export function originForm(url: string): string {
+function originForm(url: string): string {
   if (url.startsWith('/')) return url;
   const match = ABSOLUTE_FORM.exec(url);
   if (!match) return url;
@@ -182,6 +182,18 @@ export function originForm(url: string): string {
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
 
 /** The authority of an absolute-form target (`http://host:1/x` -> `host:1`), else null. */
-export function absoluteFormAuthority(url: string): string | null {
+function absoluteFormAuthority(url: string): string | null {
   return url.startsWith('/') ? null : (ABSOLUTE_FORM.exec(url)?.[1] ?? null);
+}
+
+/**
+ * Both adapters' first step: an absolute-form target's authority replaces Host (RFC 9112
+ * §3.2.2), so /__admin's Host rules apply to the host the client actually named, and the target
+ * becomes a path before anything routes it.
+ */
+export function toOriginForm(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const authority = absoluteFormAuthority(url);
+  if (authority !== null) req.headers.host = authority;
+  return (req.url = originForm(url));
 }

@@ -13,7 +13,7 @@ import type { CoverageReport } from '../record/coverage.js';
 import type { DriftReport } from '../record/drift.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { InFlight } from './in-flight.js';
-import { absoluteFormAuthority, originForm, serveRequest, type ServeSettings } from './serve-request.js';
+import { serveRequest, toOriginForm, type ServeSettings } from './serve-request.js';
 import { handleClientError, MAX_HEADER_LINES, refuseConnect, tooManyHeaders } from './client-error.js';
 import { sendProblem } from './send-problem.js';
 import { adminRefusals } from './http-refusals.js';
@@ -87,12 +87,7 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
     // Node keeps the first MAX_HEADER_LINES header lines and drops the rest without a word; a
     // request that reached the limit may have lost some (a late Content-Length), so it is refused.
     if (req.rawHeaders.length >= 2 * MAX_HEADER_LINES) return tooManyHeaders(res);
-    // RFC 9112 §3.2.2: an absolute-form target's authority replaces Host, so /__admin's Host
-    // rules apply to the host the client actually named.
-    const authority = absoluteFormAuthority(req.url ?? '/');
-    if (authority !== null) req.headers.host = authority;
-    req.url = originForm(req.url ?? '/');
-    if (req.url.startsWith('/__admin')) admin(req, res);
+    if (toOriginForm(req).startsWith('/__admin')) admin(req, res);
     else serveRequest(stub, req, res, settings);
   };
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, dispatch);
