@@ -11,6 +11,7 @@ import { formatDrift } from './record/drift.js';
 import { startStub, writeCoverage } from './http/server.js';
 import { runWorkers } from './http/workers.js';
 import { armExitWatchdog } from './http/exit-watchdog.js';
+import { nearestName } from './common/nearest-name.js';
 
 const HELP = `Usage: plant-store-stub [options]
 
@@ -68,46 +69,55 @@ function exitWithError(message: string): never {
 
 const logSink = batchedSink((text) => process.stdout.write(text));
 
+/** Every flag the command line takes, as node:util's parseArgs reads them. */
+const OPTIONS = {
+  spec: { type: 'string' },
+  fixtures: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  token: { type: 'string', multiple: true },
+  'admin-token': { type: 'string' },
+  seed: { type: 'string' },
+  'max-body': { type: 'string' },
+  delay: { type: 'string' },
+  'journal-limit': { type: 'string' },
+  'coverage-out': { type: 'string' },
+  workers: { type: 'string' },
+  stateful: { type: 'boolean' },
+  'state-file': { type: 'string' },
+  'state-store': { type: 'string' },
+  webhook: { type: 'string', multiple: true },
+  proxy: { type: 'string' },
+  'proxy-timeout': { type: 'string' },
+  'proxy-errors': { type: 'boolean' },
+  record: { type: 'string' },
+  'no-watch': { type: 'boolean' },
+  'no-cors': { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  strict: { type: 'boolean' },
+  'log-format': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/**
+ * parseArgs's complaint as one line; an unknown flag near a real one names it
+ * (`Unknown option '--sepc'; did you mean --spec?`).
+ */
+function argumentProblem(error: Error & { code?: string }): string {
+  const unknown = error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /^Unknown option '(--?[^']+)'/.exec(error.message)?.[1] : undefined;
+  const near = unknown?.startsWith('--') ? nearestName(unknown, Object.keys(OPTIONS).map((name) => `--${name}`)) : undefined;
+  if (near) return `Unknown option '${unknown}'; did you mean ${near}?`;
+  // parseArgs explains over several lines (e.g. how to pass `--seed=-1`); keep it one line.
+  return `${error.message.split('\n').join(' ')} (see --help)`;
+}
+
 function parseOptions(argv: string[]): { options: StubOptions; workers: number } {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        spec: { type: 'string' },
-        fixtures: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        token: { type: 'string', multiple: true },
-        'admin-token': { type: 'string' },
-        seed: { type: 'string' },
-        'max-body': { type: 'string' },
-        delay: { type: 'string' },
-        'journal-limit': { type: 'string' },
-        'coverage-out': { type: 'string' },
-        workers: { type: 'string' },
-        stateful: { type: 'boolean' },
-        'state-file': { type: 'string' },
-        'state-store': { type: 'string' },
-        webhook: { type: 'string', multiple: true },
-        proxy: { type: 'string' },
-        'proxy-timeout': { type: 'string' },
-        'proxy-errors': { type: 'boolean' },
-        record: { type: 'string' },
-        'no-watch': { type: 'boolean' },
-        'no-cors': { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        strict: { type: 'boolean' },
-        'log-format': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    }));
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
-    // parseArgs explains over several lines (e.g. how to pass `--seed=-1`); keep it one line.
-    exitWithError(`${(error as Error).message.split('\n').join(' ')} (see --help)`);
+    exitWithError(argumentProblem(error as Error & { code?: string }));
   }
   if (values.help) {
     process.stdout.write(HELP);

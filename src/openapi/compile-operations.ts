@@ -7,7 +7,7 @@ import { createDataGenerator } from '../generate/data-generator.js';
 import { oversizedSchemas } from '../generate/size-bounds.js';
 import type { LoadedDocument } from './load-document.js';
 import { RouteTable } from './route-table.js';
-import { DocumentWarnings, refuseWarnings, type DocumentWarning } from './document-warnings.js';
+import { DocumentWarnings, NO_PATHS, refuseWarnings, type DocumentWarning } from './document-warnings.js';
 import { followToObject } from './follow-ref.js';
 import { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 import { isSchema, type Schema } from './schema-view.js';
@@ -163,6 +163,11 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
     // more. One pass over every schema; GitHub's document would pay about half a second for it.
     for (const { pointer, reason } of oversizedSchemas(spec.document)) warnings.add({ file: spec.file, pointer, kind: 'schema asking for more data than is generated', reason });
     yield* compiler.compilePending();
+  }
+  // A stub that answers 404 to everything looks broken; a document without paths is the cause.
+  if (operations.length === 0) {
+    const what = Object.keys(spec.document.paths ?? {}).length === 0 ? 'the document has no paths' : 'no path of the document has an operation';
+    warnings.add({ file: spec.file, pointer: '/paths', kind: NO_PATHS, reason: `${what}, so nothing is served (every request but /__admin/ is answered 404)` });
   }
   if (options.strict) {
     // A lint in CI may take the time to generate every response once: schemas no data satisfies

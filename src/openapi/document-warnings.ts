@@ -30,11 +30,18 @@ export class DocumentWarnings {
   };
 }
 
+/** The kind of a document with nothing to serve: said whole at start, not counted. */
+export const NO_PATHS = 'document without paths';
+
 /** One line per kind of problem, with its count: what the stub prints at start. */
 export function summarizeWarnings(warnings: readonly DocumentWarning[]): string[] {
   const counts = new Map<string, number>();
   for (const { kind } of warnings) counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  return [...counts].map(([kind, count]) => `warning: ${count} × ${kind} in the document (each listed at GET /__admin/warnings; --strict refuses them)`);
+  return [...counts].map(([kind, count]) => {
+    const whole = kind === NO_PATHS ? warnings.find((warning) => warning.kind === kind) : undefined;
+    if (whole) return `warning: ${whole.file}: ${whole.reason} (--strict refuses it)`;
+    return `warning: ${count} × ${kind} in the document (each listed at GET /__admin/warnings; --strict refuses them)`;
+  });
 }
 
 /** --strict: a document with any warning does not start; the message names the first and the count. */

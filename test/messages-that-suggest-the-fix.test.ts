@@ -1,0 +1,86 @@
+// Mistakes a user makes at the edges, answered with what to do about them, through the CLI: a
+// flag or a fixture's operation near a real one names it, a broken .json file is reported as
+// JSON with its line and column, and a document without paths says so at start.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startCli, type StartedCli } from './helpers/cli.js';
+
+let dir: string;
+const started: StartedCli[] = [];
+
+const NO_PATHS = 'openapi: 3.0.3\ninfo: {title: Empty, version: "1"}\npaths: {}\n';
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'stub-suggestions-'));
+  await mkdir(join(dir, 'near-fixtures'));
+  await writeFile(join(dir, 'near-fixtures', 'create.yaml'), 'operation: post /plant\nscenarios:\n  fern:\n    status: 200\n    body: {name: Fern}\n');
+  await writeFile(join(dir, 'near-fixtures', 'trees.yaml'), 'operation: GET /trees/{id}\nscenarios:\n  oak:\n    status: 200\n    body: {}\n');
+  await mkdir(join(dir, 'json-fixtures'));
+  await writeFile(join(dir, 'json-fixtures', 'create.json'), '{\n  "operation": "POST /plants",\n  "scenarios": {\n    "fern": {"status": 200,}\n  }\n}\n');
+  await writeFile(join(dir, 'broken.json'), '{\n  "openapi": "3.0.3",\n  "info": {"title": "Broken", "version": "1"},\n  "paths": {\n    "/plants": {\n  }\n');
+  await writeFile(join(dir, 'truncated-token.json'), '{\n  "openapi": "3.0.3",\n  "paths": {"/a": tru}\n}\n');
+  await writeFile(join(dir, 'empty.yaml'), NO_PATHS);
+  await writeFile(join(dir, 'no-operations.yaml'), 'openapi: 3.1.0\ninfo: {title: Parameters only, version: "1"}\npaths:\n  /plants:\n    summary: nothing to call\n');
+  await mkdir(join(dir, 'no-fixtures'));
+});
+
+afterAll(async () => {
+  await Promise.all(started.map((cli) => cli.stop()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('refusals to start that name the fix', () => {
+  const cases: Array<{ name: string; args: () => string[]; line: () => string }> = [
+    { name: 'an unknown flag two letters from a real one names the real one', args: () => ['--sepc', 'openapi.yaml'], line: () => "Unknown option '--sepc'; did you mean --spec?" },
+    { name: 'an unknown flag one letter short of a real one names it', args: () => ['--fixture', 'fixtures'], line: () => "Unknown option '--fixture'; did you mean --fixtures?" },
+    { name: 'a flag written with a value after = is named the same way', args: () => ['--prot=4011'], line: () => "Unknown option '--prot'; did you mean --port?" },
+    { name: 'an unknown flag near no real one only points at --help', args: () => ['--colour'], line: () => "Unknown option '--colour' (see --help)" },
+    { name: 'a broken .json document is reported as JSON with its line and column', args: () => ['--spec', join(dir, 'broken.json')], line: () => `${join(dir, 'broken.json')}: invalid JSON at line 7, column 1: close brace expected` },
+    { name: 'a .json document with a misspelt value names where the value starts', args: () => ['--spec', join(dir, 'truncated-token.json')], line: () => `${join(dir, 'truncated-token.json')}: invalid JSON at line 3, column 19: invalid symbol` },
+    { name: 'a broken .json fixture is reported as JSON with its line and column', args: () => ['--fixtures', join(dir, 'json-fixtures')], line: () => `${join(dir, 'json-fixtures', 'create.json')}: invalid JSON at line 4, column 28: property name expected` },
+    { name: 'with --strict, a document without paths is refused saying so', args: () => ['--strict', '--spec', join(dir, 'empty.yaml'), '--fixtures', join(dir, 'no-fixtures')], line: () => `${join(dir, 'empty.yaml')}: /paths: the document has no paths, so nothing is served (every request but /__admin/ is answered 404); --strict refuses documents with warnings` },
+  ];
+  it.concurrent.each(cases)('$name', async ({ args, line }) => {
+    const run = await runCli(['--port', '0', '--no-watch', '--quiet', ...args()]);
+    expect([run.code, run.stdout, run.stderr]).toEqual([2, '', `plant-store-stub: ${line()}\n`]);
+  }, 20_000);
+});
+
+describe('warnings at start that name the fix', () => {
+  it('a fixture naming an operation near a real one suggests it, one naming nothing near does not, and neither is served', async () => {
+    const cli = await startCli(['--port', '0', '--no-watch', '--fixtures', join(dir, 'near-fixtures')]);
+    started.push(cli);
+    const warnings = cli.stdout().split('\n').filter((line) => line.startsWith('warning: '));
+    expect(warnings).toEqual([
+      `warning: ${join(dir, 'near-fixtures', 'create.yaml')}: the spec has no operation "post /plant" (did you mean "POST /plants"?); its scenarios are not served`,
+      `warning: ${join(dir, 'near-fixtures', 'trees.yaml')}: the spec has no operation "GET /trees/{id}"; its scenarios are not served`,
+    ]);
+    const answer = await fetch(`${cli.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json', 'x-mock-scenario': 'fern' },
+      body: '{"id":1,"name":"Monstera"}',
+    });
+    expect([answer.status, answer.headers.get('content-type'), await answer.json()]).toEqual([422, 'application/problem+json', {
+      type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: 'unknown scenario "fern" for POST /plants; known scenarios: none', knownScenarios: [],
+    }]);
+  });
+
+  it.each([
+    ['a document whose paths are empty', 'empty.yaml', 'the document has no paths'],
+    ['a document whose paths hold no operation', 'no-operations.yaml', 'no path of the document has an operation'],
+  ])('%s says so at start, lists it at /__admin/warnings, and answers 404', async (_name, file, what) => {
+    const spec = join(dir, file);
+    const cli = await startCli(['--port', '0', '--no-watch', '--spec', spec, '--fixtures', join(dir, 'no-fixtures')]);
+    started.push(cli);
+    const reason = `${what}, so nothing is served (every request but /__admin/ is answered 404)`;
+    const lines = cli.stdout().split('\n');
+    expect(lines.filter((line) => line.startsWith('warning: '))).toEqual([`warning: ${spec}: ${reason} (--strict refuses it)`]);
+    expect(lines.findIndex((line) => line.startsWith('warning: '))).toBeLessThan(lines.findIndex((line) => line.includes(' listening on ')));
+    const listed = await fetch(`${cli.url}/__admin/warnings`);
+    expect([listed.status, await listed.json()]).toEqual([200, { warnings: [{ file: spec, pointer: '/paths', kind: 'document without paths', reason }] }]);
+    const answer = await fetch(`${cli.url}/plants`);
+    expect([answer.status, answer.headers.get('content-type')]).toEqual([404, 'application/problem+json']);
+  });
+});
