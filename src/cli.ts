@@ -149,6 +149,8 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     watch: !values['no-watch'],
     cors: !values['no-cors'],
     log: values.quiet ? false : logSink,
+    // Quiet is no request lines; what loading says still prints, on stderr.
+    warn: values.quiet ? (line) => void process.stderr.write(`${line}\n`) : undefined,
     logFormat: values['log-format'] as StubOptions['logFormat'],
     strict: values.strict,
     stateful: values.stateful,

@@ -75,6 +75,12 @@ describe('the packed package in a fresh project', () => {
     expect(checked).toBe('ok');
   }, 60_000);
 
+  it('holds no script npm would run, or warn about, when a project installs it', async () => {
+    const installed = JSON.parse(await readFile(join(consumer, 'node_modules', 'plant-store-stub', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    const runOnInstall = ['preinstall', 'install', 'postinstall', 'prepare'].filter((name) => installed.scripts?.[name] !== undefined);
+    expect(runOnInstall).toEqual([]);
+  });
+
   it('can be loaded from CommonJS with require() (Node 20.19+)', async () => {
     await writeFile(join(consumer, 'load.cjs'), [
       "const { startStub } = require('plant-store-stub');",
@@ -84,8 +90,9 @@ describe('the packed package in a fresh project', () => {
       '  await stub.close();',
       '});',
     ].join('\n'));
-    const { stdout } = await run('node', ['load.cjs'], { cwd: consumer, timeout: 30_000 });
+    const { stdout, stderr } = await run('node', ['load.cjs'], { cwd: consumer, timeout: 30_000 });
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ status: 'ok', spec: 'OpenAPI Plant Store', operations: 1 });
+    expect(stderr).toBe(''); // log: false is silence
   }, 30_000);
 
   it('starts with npx in an empty folder, serving the bundled Plant Store and saying so', async () => {

@@ -114,7 +114,8 @@ describe('graceful shutdown', () => {
 describe('npm start', () => {
   it('hands a SIGTERM sent to npm on to the stub: it shuts down gracefully and nothing is left listening', async () => {
     const root = join(import.meta.dirname, '..');
-    const npm = spawn('npm', ['start', '--silent', '--', '--port', '0', '--no-watch', '--quiet'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    // --ignore-scripts: no prestart build (dist/ is built by pretest; rebuilding would race the CLI tests).
+    const npm = spawn('npm', ['start', '--silent', '--ignore-scripts', '--', '--port', '0', '--no-watch', '--quiet'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     npm.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));

@@ -25,8 +25,14 @@ export interface StubOptions {
   maxBodyBytes?: number;
   /** Delay before every answer, refusals included, in ms (X-Mock-Delay and fixtures override it for served answers). Default 0. */
   delayMs?: number;
-  /** Where log lines go: true for stdout, false for nowhere, or a function. Default false (true in the CLI). */
+  /**
+   * Where log lines go (the request lines, and the notes and warnings unless `warn` says
+   * otherwise): true for stdout, false for nowhere, or a function. Default false (true in the CLI).
+   * Warnings not printed stay at `GET /__admin/warnings` and `stub.warnings()`.
+   */
   log?: boolean | ((line: string) => void);
+  /** Where notes and warnings go (a document's flaws, fixtures, reloads, the state store), when not to the log. Default: the log. */
+  warn?: (line: string) => void;
   /** Request log lines as readable text or as one JSON object per line. Default `text`. */
   logFormat?: 'text' | 'json';
   /** Refuse to start on a document with any warning (see GET /__admin/warnings). Default false. */
@@ -68,13 +74,17 @@ export interface StubOptions {
   record?: string;
 }
 
-export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'stateFile' | 'stateStore' | 'webhooks' | 'proxy' | 'record'>> & {
+export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'proxy' | 'record'>> & {
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
   bundled: boolean;
+  /** Whether the fixtures folder was named (a missing folder is then a warning), not the default. */
+  fixturesGiven: boolean;
   seed: number | undefined;
   adminToken: string | undefined;
   coverageOut: string | undefined;
   log: ((line: string) => void) | null;
+  /** Notes and warnings: `warn`, else the log; null prints them nowhere. */
+  warn: ((line: string) => void) | null;
   stateFile: string | undefined;
   stateStore: string | undefined;
   webhooks: Record<string, string>;
@@ -95,8 +105,10 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   // A first run in an empty folder (`npx plant-store-stub`, or startStub() from another project)
   // serves the bundled Plant Store instead of failing on a file the user never meant to name.
   const bundled = options.spec === undefined && !existsSync(DEFAULTS.spec);
+  const log = options.log === true ? (line: string) => void process.stdout.write(line + '\n') : typeof options.log === 'function' ? options.log : null;
   const resolved: ResolvedOptions = {
     bundled,
+    fixturesGiven: options.fixtures !== undefined,
     spec: options.spec ?? (bundled ? BUNDLED.spec : DEFAULTS.spec),
     fixtures: options.fixtures ?? (bundled && !existsSync(DEFAULTS.fixtures) ? BUNDLED.fixtures : DEFAULTS.fixtures),
     port: options.port ?? DEFAULTS.port,
@@ -105,7 +117,8 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     seed: options.seed,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     delayMs: options.delayMs ?? DEFAULTS.delayMs,
-    log: options.log === true ? (line) => process.stdout.write(line + '\n') : typeof options.log === 'function' ? options.log : null,
+    log,
+    warn: options.warn ?? log,
     journalLimit: options.journalLimit ?? DEFAULTS.journalLimit,
     logFormat: options.logFormat ?? DEFAULTS.logFormat,
     strict: options.strict ?? DEFAULTS.strict,

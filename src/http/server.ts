@@ -11,6 +11,7 @@ import { controlOf, type StubControl } from '../stub/stub-control.js';
 import type { ClusterLink } from '../stub/cluster-link.js';
 import type { CoverageReport } from '../record/coverage.js';
 import type { DriftReport } from '../record/drift.js';
+import type { DocumentWarning } from '../openapi/document-warnings.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { InFlight } from './in-flight.js';
 import { serveRequest, toOriginForm, type ServeSettings } from './serve-request.js';
@@ -32,6 +33,8 @@ export interface RunningStub {
   coverage(): CoverageReport;
   /** --proxy: where the real API and the document disagree, since the last reset (GET /__admin/drift). */
   drift(): DriftReport;
+  /** The document's flaws (GET /__admin/warnings), printed or not. */
+  warnings(): readonly DocumentWarning[];
   /** Makes a scenario the default for requests without selection headers (throws if unknown). */
   useScenario(name: string): void;
   clearScenario(): void;
@@ -142,6 +145,7 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
     reset: control.reset,
     coverage: control.coverage,
     drift: control.drift,
+    warnings: control.warnings,
     useScenario: control.useScenario,
     clearScenario: control.clearScenario,
     close,

@@ -8,14 +8,17 @@ import { parseYamlFile } from '../config/parse-yaml.js';
 import type { CompiledSpec } from '../openapi/compiled-model.js';
 import { scenarioTable, type FixtureSource, type LoadedFixtures } from './load-fixtures.js';
 
-/** Reads every .json/.yaml/.yml file of `dir` (a missing folder means no scenarios). */
-export async function loadFixtures(dir: string, compiled: CompiledSpec): Promise<LoadedFixtures> {
+/**
+ * Reads every .json/.yaml/.yml file of `dir`. A missing folder means no scenarios: a warning when
+ * it was `named` (a typo in --fixtures would otherwise look like a folder without scenarios), not
+ * when it is the default `./fixtures` a project without scenarios simply does not have.
+ */
+export async function loadFixtures(dir: string, compiled: CompiledSpec, named: boolean): Promise<LoadedFixtures> {
   let entries: Dirent[];
   try {
     entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => /\.(json|ya?ml)$/i.test(entry.name));
   } catch (error) {
-    // A typo in --fixtures would otherwise look like a folder without scenarios.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { scenarios: new Map(), triggers: new Map(), warnings: [`${dir}: no such folder; no scenarios are served`] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { scenarios: new Map(), triggers: new Map(), warnings: named ? [`${dir}: no such folder; no scenarios are served`] : [] };
     throw new ConfigError(dir, `cannot read the fixtures folder (${(error as NodeJS.ErrnoException).code})`);
   }
   const warnings: string[] = [];

@@ -31,7 +31,7 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   if (spec.convertedFrom === 'OpenAPI 3.2') log(`note: ${options.spec} is OpenAPI 3.2; served with 3.1's schema rules, \`query\` and \`additionalOperations\` included`);
   if (!compiled.compiledWhole) log(`note: ${compiled.operations.length} operations: each operation's validators are compiled on first use and its response examples checked then (what that finds is added to GET /__admin/warnings)`);
   for (const line of summarizeWarnings(compiled.warnings)) log(line);
-  const fixtures = await loadFixtures(options.fixtures, compiled);
+  const fixtures = await loadFixtures(options.fixtures, compiled, options.fixturesGiven);
   for (const warning of fixtures.warnings) log(`warning: ${warning}`);
   const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
   return { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, sticky: null, defaultDelayMs: options.delayMs, resources };

@@ -2,6 +2,7 @@
 // the sticky scenario and what is served, never the class and its served state.
 import type { CoverageReport } from '../record/coverage.js';
 import type { DriftReport } from '../record/drift.js';
+import type { DocumentWarning } from '../openapi/document-warnings.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import type { ServedSummary, Stub } from './stub.js';
 
@@ -13,6 +14,8 @@ export interface StubControl {
   coverage(): CoverageReport;
   /** --proxy: where the real API and the document disagree, since the last reset. */
   drift(): DriftReport;
+  /** The document's flaws (GET /__admin/warnings), printed or not. */
+  warnings(): readonly DocumentWarning[];
   /** Makes a scenario the default for requests without selection headers (throws if unknown). */
   useScenario(name: string): void;
   clearScenario(): void;
@@ -28,6 +31,7 @@ export function controlOf(stub: Stub): StubControl {
     reset: () => stub.reset(),
     coverage: () => stub.coverageReport(),
     drift: () => stub.admin.drift(),
+    warnings: () => stub.admin.warnings(),
     useScenario: (name) => {
       if (!stub.useScenario(name)) throw new Error(`no operation has a scenario "${name}"; known: ${stub.scenarioNames().join(', ')}`);
     },

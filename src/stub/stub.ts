@@ -54,8 +54,9 @@ export class Stub {
 
   /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
   static async create(options: ResolvedOptions, link: ClusterLink | null = null): Promise<Stub> {
-    // Warnings (fixtures, reloads, self-check) are never silenced: without a log they go to stderr.
-    const warn = options.log ?? ((line: string) => void process.stderr.write(line + '\n'));
+    // Without a log nothing is printed (`log: false` is silence); the document's warnings stay at
+    // GET /__admin/warnings. The CLI's --quiet sends them to stderr through `warn`.
+    const warn = options.warn ?? (() => {});
     if (options.bundled) warn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec (startStub: the spec option) to serve yours`);
     const stub = new Stub(options, await ServedVersion.load(options, warn), warn);
     if (options.stateStore !== undefined) {

@@ -16,7 +16,7 @@ let state: EngineState;
 beforeAll(async () => {
   await loadGeneratorLibraries();
   const compiled = compileSpec(await loadDocument(join(ROOT, 'openapi.yaml')), { tokens: [], seed: 1 });
-  const { scenarios } = await loadFixtures(join(ROOT, 'fixtures'), compiled);
+  const { scenarios } = await loadFixtures(join(ROOT, 'fixtures'), compiled, true);
   state = { compiled, scenarios, sticky: null, defaultDelayMs: 0, resources: null };
 });
 
