@@ -7,7 +7,7 @@ import { ConfigError } from './config/config-error.js';
 import { DEFAULTS, type StubOptions } from './config/options.js';
 import { batchedSink } from './record/request-log.js';
 import { formatCoverage, type CoverageReport } from './record/coverage.js';
-import { formatDrift } from './record/drift.js';
+import { formatDrift, type DriftReport } from './record/drift.js';
 import { startStub, writeCoverage } from './http/server.js';
 import { runWorkers } from './http/workers.js';
 import { armExitWatchdog } from './http/exit-watchdog.js';
@@ -205,7 +205,7 @@ const SHUTDOWN_GRACE_MS = 5_000;
 
 async function main(): Promise<void> {
   const { options, workers } = parseOptions(process.argv.slice(2));
-  if (workers > 1) return runWorkers(workers, options, exitWithError, (report) => reportCoverage(options, report));
+  if (workers > 1) return runWorkers(workers, options, exitWithError, (report, drift) => reportCoverage(options, report, true, drift));
   // A big document can take seconds before the first line (DigitalOcean's, bundled from about
   // 2,900 files: 5 s and more); a silent terminal looks hung, so say what it is doing. Progress,
   // not a problem: stdout, and not with --quiet (stderr stays for what stops the start).
@@ -226,8 +226,7 @@ async function main(): Promise<void> {
     armExitWatchdog(SHUTDOWN_GRACE_MS, signal);
     await closing;
     logSink.flush();
-    await reportCoverage(options, running.coverage(), false);
-    if (options.proxy && options.log) process.stdout.write(formatDrift(running.drift(), options.proxy) + '\n');
+    await reportCoverage(options, running.coverage(), false, running.drift());
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -247,12 +246,15 @@ async function main(): Promise<void> {
 /**
  * The coverage at shutdown: the table (what a CI job shows; --quiet silences it unless a coverage
  * file was asked for), and --coverage-out when `write` (a single process has written it already
- * while closing; with --workers the primary writes the whole server's here).
+ * while closing; with --workers the primary writes the whole server's here); after proxying, the
+ * drift table (silenced by --quiet too).
  */
-async function reportCoverage(options: StubOptions, report: CoverageReport, write = true): Promise<void> {
+async function reportCoverage(options: StubOptions, report: CoverageReport, write: boolean, drift: DriftReport): Promise<void> {
   if (write && options.coverageOut) await writeCoverage(options.coverageOut, report);
   if (options.log || options.coverageOut) process.stdout.write(formatCoverage(report) + '\n');
   if (options.coverageOut) process.stdout.write(`coverage written to ${options.coverageOut}\n`);
+  // After proxying, where the real API and the document disagreed (GET /__admin/drift as a table).
+  if (options.proxy && options.log) process.stdout.write(formatDrift(drift, options.proxy) + '\n');
 }
 
 /** Option names as `resolveOptions` reports them -> the flags a CLI user typed. */

@@ -110,8 +110,8 @@ describe('the proxy flags refuse what cannot work, in one line and exit code 2',
 });
 
 describe('--proxy with --workers 2', () => {
-  it('GET /__admin/drift adds up every worker\'s exchanges', async () => {
-    const workers = await startCli([...pageCommand(block('plant-store-stub ')), '--workers', '2', '--quiet']);
+  it('GET /__admin/drift adds up every worker\'s exchanges, and so does the table at shutdown', async () => {
+    const workers = await startCli([...pageCommand(block('plant-store-stub ')), '--workers', '2']);
     try {
       // Connection: close, so each request comes on a new connection, which either worker may accept.
       for (let i = 0; i < 6; i++) await request(`${workers.url}/plants/2`, { headers: { ...AUTH_HEADERS, connection: 'close' } });
@@ -120,6 +120,8 @@ describe('--proxy with --workers 2', () => {
         operations: [{ operation: 'GET /plants/{id}', exchanges: 6, fallbacks: 0, undocumentedStatuses: {}, undeclaredFields: {}, violations: { 'response /id: must be an integer': 6 } }],
         undocumented: {},
       });
+      const { stdout } = await workers.stop();
+      expect(stdout).toContain(`drift between the document and ${upstream.url} (GET /__admin/drift):\n  GET /plants/{id}  6 exchanges; response /id: must be an integer (6)\n`);
     } finally {
       await workers.stop();
     }

@@ -8,6 +8,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { DEFAULTS, resolveOptions, type StubOptions } from '../config/options.js';
 import { addReports, type CoverageReport } from '../record/coverage.js';
+import { addDrift, type DriftReport } from '../record/drift.js';
 import { ClusterHub } from '../stub/cluster-hub.js';
 import { ClusterLink } from '../stub/cluster-link.js';
 import { startStub } from './server.js';
@@ -18,8 +19,8 @@ export const DEATH_WINDOW_MS = 60_000;
 /** After SIGTERM, workers that have not finished their 5 s grace by then are killed. */
 const STOP_TIMEOUT_MS = 10_000;
 
-/** What the primary does with the whole server's coverage at shutdown (the CLI's --coverage-out and table). */
-export type CoverageAtExit = (report: CoverageReport) => Promise<void>;
+/** What the primary does with the whole server's coverage (and --proxy's drift) at shutdown: the CLI's --coverage-out and tables. */
+export type CoverageAtExit = (report: CoverageReport, drift: DriftReport) => Promise<void>;
 
 export async function runWorkers(count: number, options: StubOptions, exitWithError: (message: string) => never, coverageAtExit: CoverageAtExit): Promise<void> {
   if (cluster.isPrimary) runPrimary(count, options, exitWithError, coverageAtExit);
@@ -32,6 +33,7 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
   const warn = (line: string) => void process.stderr.write(`${line}\n`);
   /** Each exiting worker's coverage; a worker that crashed took its hits with it. */
   const coverages: CoverageReport[] = [];
+  const drifts: DriftReport[] = [];
   let hub: ClusterHub;
   try {
     hub = new ClusterHub({ stateFile: options.stateFile, journalLimit: options.journalLimit ?? DEFAULTS.journalLimit, warn });
@@ -48,7 +50,8 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
   const fork = (): Worker => {
     const worker = cluster.fork();
     const link = hub.join(worker.id, (message) => worker.send(message));
-    worker.on('message', (message: { listening?: string; coverage?: CoverageReport }) => {
+    worker.on('message', (message: { listening?: string; coverage?: CoverageReport; drift?: DriftReport }) => {
+      if (message?.drift !== undefined) drifts.push(message.drift);
       if (message?.coverage !== undefined) return void coverages.push(message.coverage);
       if (message?.listening === undefined) return link.receive(message);
       listening.add(worker.id);
@@ -98,7 +101,7 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
     if (finishing) return;
     finishing = true;
     hub.flush();
-    void coverageAtExit(addReports(coverages)).finally(() => process.exit(code));
+    void coverageAtExit(addReports(coverages), addDrift(drifts)).finally(() => process.exit(code));
   };
   const stop = () => {
     if (stopping) return;
@@ -127,7 +130,7 @@ async function runWorker(options: StubOptions): Promise<void> {
     stopping = true;
     await running.close();
     // Exit once the message is out: process.exit would drop it from the IPC channel's queue.
-    if (process.connected) await new Promise<void>((resolve) => process.send!({ coverage: running.coverage() }, undefined, {}, () => resolve()));
+    if (process.connected) await new Promise<void>((resolve) => process.send!({ coverage: running.coverage(), drift: running.drift() }, undefined, {}, () => resolve()));
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());
