@@ -180,7 +180,7 @@ describe('drift is reported: journal, X-Mock-Violations, log line', () => {
   it('a page on another origin may read X-Mock-Violations (CORS exposes it)', async () => {
     const response = await request(`${stub.url}/plants/2`, { headers: { ...AUTH_HEADERS, origin: 'http://localhost:5173' } });
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect(response.headers.get('access-control-expose-headers')).toBe('X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Violations');
+    expect(response.headers.get('access-control-expose-headers')).toBe('X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Proxy, X-Mock-Violations');
     expect(response.headers.get('x-mock-violations')).toBe('1 violation: response /id: must be an integer');
   });
 
@@ -210,9 +210,11 @@ describe('drift is reported: journal, X-Mock-Violations, log line', () => {
 
 describe('the mock answers what the upstream lacks', () => {
   it('DELETE /plants/1, which the upstream answers with an undocumented 404, gets the mock\'s 204 marked as a fallback', async () => {
-    const response = await request(`${stub.url}/plants/1`, { method: 'DELETE', headers: AUTH_HEADERS });
+    const response = await request(`${stub.url}/plants/1`, { method: 'DELETE', headers: { ...AUTH_HEADERS, origin: 'http://localhost:5173' } });
     expect(response.status).toBe(204);
     expect(response.headers.get('x-mock-proxy')).toBe('fallback (upstream 404)');
+    // A page on another origin may read it too.
+    expect(response.headers.get('access-control-expose-headers')).toContain('X-Mock-Proxy');
     expect(stub.requests()).toMatchObject([{ source: 'mock', proxy: 'fallback (upstream 404)', upstreamStatus: 404, status: 204 }]);
   });
 

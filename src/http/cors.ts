@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLoopbackName } from '../common/loopback.js';
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Scenario, X-Mock-Delay, X-Mock-Fault';
-const EXPOSED_HEADERS = 'X-Mock-Scenario, WWW-Authenticate, Allow';
+const EXPOSED_HEADERS = 'X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Proxy';
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 
 export function isPreflight(req: IncomingMessage): boolean {
