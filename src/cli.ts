@@ -12,6 +12,7 @@ import { startStub, writeCoverage } from './http/server.js';
 import { runWorkers } from './http/workers.js';
 import { armExitWatchdog } from './http/exit-watchdog.js';
 import { nearestName } from './common/nearest-name.js';
+import { asJsonLines } from './record/json-lines.js';
 
 const HELP = `Usage: plant-store-stub [options]
 
@@ -52,7 +53,8 @@ Options:
   --strict              refuse to start on a document with warnings (for spec authors in CI)
   --no-watch            do not reload the spec and fixtures when they change
   --no-cors             do not answer CORS preflights
-  --log-format F        request log lines as text (default) or json, one object per line
+  --log-format F        the log as text (default) or json: every line on stdout and stderr
+                        one JSON object
   --quiet               no per-request log lines, and no coverage table at shutdown
                         unless --coverage-out is given
   -h, --help            this text
@@ -203,7 +205,24 @@ const SLOW_START_MS = 1_000;
 /** From a stop signal to the end of the process, at most. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
+/**
+ * --log-format json: from the first line on (a refused flag included), whatever this process
+ * writes goes out as JSON lines (json-lines.ts). The streams themselves are wrapped, because
+ * lines come from every layer (warnings, reloads, the state store, the workers' primary) and a
+ * single line of text would break a log collector reading the rest.
+ */
+function writeJsonLines(argv: string[]): void {
+  const at = argv.findIndex((arg) => arg === '--log-format' || arg.startsWith('--log-format='));
+  const format = at === -1 ? undefined : argv[at].includes('=') ? argv[at].slice('--log-format='.length) : argv[at + 1];
+  if (format !== 'json') return;
+  for (const [stream, level] of [[process.stdout, 'info'], [process.stderr, 'error']] as const) {
+    const write = stream.write.bind(stream) as (chunk: string, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => write(asJsonLines(String(chunk), level), ...rest)) as typeof stream.write;
+  }
+}
+
 async function main(): Promise<void> {
+  writeJsonLines(process.argv.slice(2));
   const { options, workers } = parseOptions(process.argv.slice(2));
   if (workers > 1) return runWorkers(workers, options, exitWithError, (report, drift) => reportCoverage(options, report, true, drift));
   // A big document can take seconds before the first line (DigitalOcean's, bundled from about

@@ -62,6 +62,8 @@ export async function writeCoverage(file: string, coverage: CoverageReport): Pro
 export interface WorkerInternals {
   /** The line to the cluster primary that makes the workers one server. */
   link?: ClusterLink;
+  /** What loading and reloading say is said by one worker for the whole server; the others keep quiet about it. */
+  quietLoading?: boolean;
 }
 
 /**
@@ -73,7 +75,7 @@ export interface WorkerInternals {
  */
 export async function startStub(options: StubOptions = {}, internals: WorkerInternals = {}): Promise<RunningStub> {
   const resolved = resolveOptions(options);
-  const stub = await Stub.create(resolved, internals.link ?? null);
+  const stub = await Stub.create(resolved, internals.link ?? null, internals.quietLoading);
   const inFlight = new InFlight();
   // Express serves only /__admin here, and loads on the first admin request. Loading it takes about
   // 0.1 s of the main thread; done right after listening (as before), it delayed the API's first

@@ -122,7 +122,9 @@ async function runWorker(options: StubOptions): Promise<void> {
   process.on('message', (message) => link.receive(message));
   process.on('disconnect', () => link.closed());
   // The primary writes the whole server's --coverage-out; a worker only hands over its own hits.
-  const running = await startStub({ ...options, coverageOut: undefined }, { link });
+  // The first worker started speaks for all about loading and reloads (the same files, the same
+  // findings); a replacement worker never repeats it. Request-time warnings come from every worker.
+  const running = await startStub({ ...options, coverageOut: undefined }, { link, quietLoading: cluster.worker?.id !== 1 });
   process.send?.({ listening: running.url });
   let stopping = false;
   const stop = async () => {

@@ -72,7 +72,12 @@ export function formatRequestJson(request: StubRequest, response: StubResponse, 
     record.proxy = response.proxy.outcome;
     record.responseViolations = response.proxy.responseViolations.slice(0, 100);
   }
-  return JSON.stringify(record).replace(LINE_BREAKERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return oneLineJson(record);
+}
+
+/** JSON.stringify, with the characters it leaves as they are that a line-based reader may still split on escaped. */
+export function oneLineJson(value: unknown): string {
+  return JSON.stringify(value).replace(LINE_BREAKERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export function formatSelfCheck(request: StubRequest, response: StubResponse): string {

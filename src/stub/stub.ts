@@ -53,12 +53,14 @@ export class Stub {
   }
 
   /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
-  static async create(options: ResolvedOptions, link: ClusterLink | null = null): Promise<Stub> {
+  static async create(options: ResolvedOptions, link: ClusterLink | null = null, quietLoading = false): Promise<Stub> {
     // Without a log nothing is printed (`log: false` is silence); the document's warnings stay at
     // GET /__admin/warnings. The CLI's --quiet sends them to stderr through `warn`.
     const warn = options.warn ?? (() => {});
-    if (options.bundled) warn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec (startStub: the spec option) to serve yours`);
-    const stub = new Stub(options, await ServedVersion.load(options, warn), warn);
+    // With --workers every worker loads the same files: one of them says what loading found.
+    const loadWarn = quietLoading ? () => {} : warn;
+    if (options.bundled) loadWarn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec (startStub: the spec option) to serve yours`);
+    const stub = new Stub(options, await ServedVersion.load(options, loadWarn), warn);
     if (options.stateStore !== undefined) {
       // The Redis client takes a while to load (0.1 s and more): only a stub that uses it pays.
       const { RedisWhole } = await import('./redis-whole.js');
