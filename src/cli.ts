@@ -257,6 +257,7 @@ async function main(): Promise<void> {
   const unlisted = compiled.operations.length - LISTED_OPERATIONS;
   if (unlisted > 0) lines.push(`  … and ${unlisted.toLocaleString('en-US')} more operations: the admin page lists them all, ${running.url}/__admin/`);
   lines.push(`  health: ${running.url}/__admin/health   journal: ${running.url}/__admin/requests`);
+  if (compiled.stateful !== null) lines.push(`  ${compiled.stateful}`);
   // What loading said (notes, warnings) comes first, every time, not whenever the log's batch is due.
   logSink.flush();
   process.stdout.write(lines.join('\n') + '\n');

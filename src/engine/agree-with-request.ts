@@ -6,12 +6,12 @@
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import { fnv1a } from '../generate/seeded-random.js';
+import { redrawId } from '../generate/id-values.js';
+import { findIdKey, ID_NAMES, itemIdNames, normalizedName, resourceWord } from '../openapi/id-property.js';
 import type { BuiltResponse, Choice } from './engine-types.js';
 
 type JsonObject = Record<string, unknown>;
 
-/** Names a resource's own identity goes by when no path parameter names it. */
-const ID_NAMES = ['id', 'gid', 'sid', 'uuid', 'key'];
 /** Property names that wrap the resource in an envelope (`{"data": {...}}`), looked for first. */
 const ENVELOPE_NAMES = ['data', 'item', 'items', 'result', 'results', 'resource', 'record', 'records', 'entry', 'entries', 'value', 'values', 'payload', 'body'];
 
@@ -47,7 +47,7 @@ function pathShape(operation: CompiledOperation): PathShape {
   if (shape === undefined) {
     const params = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
     const last = /\/([^/{}]*)\/\{([^}]+)\}(?:\.[A-Za-z0-9]+)?$/.exec(operation.path);
-    const resource = last && last[1] !== '' ? last[1].replace(/\.[A-Za-z0-9]+$/, '').replace(/s$/i, '') : null;
+    const resource = last && last[1] !== '' ? resourceWord(last[1]) : null;
     shape = { params, itemParam: last ? last[2] : null, resource };
     shapes.set(operation, shape);
   }
@@ -62,18 +62,18 @@ function reflectPath(body: JsonObject | unknown[], shape: PathShape, pathParams:
     const value = pathParams[param];
     if (value === undefined) continue;
     const isItem = param === shape.itemParam;
-    const names = isItem ? itemNames(param, shape.resource) : [normalized(param)];
+    const names = isItem ? itemIdNames(param, shape.resource) : [normalizedName(param)];
     if (holders.list) {
       // A parent's value (`AccountSid`) goes on every item of a list; the list has no one item id.
       if (isItem) continue;
       for (const item of holders.objects) {
-        const key = findKey(item, names);
+        const key = findIdKey(Object.keys(item), names);
         if (key !== null) changed |= setIfFits(body, item, key, value, fits);
       }
     } else {
       // The body itself first, else its envelope: a nested `owner.id` is never the item's id.
       for (const target of holders.objects) {
-        const key = findKey(target, names);
+        const key = findIdKey(Object.keys(target), names);
         if (key === null) continue;
         changed |= setIfFits(body, target, key, value, fits);
         break;
@@ -90,28 +90,6 @@ function resourceHolders(body: JsonObject | unknown[]): { list: boolean; objects
   const top = body as JsonObject;
   const inner = envelope(top);
   return { list: false, objects: inner !== null && !Array.isArray(inner) ? [top, inner] : [top] };
-}
-
-/** Candidate property names for the item's id parameter, most specific first (normalized). */
-function itemNames(param: string, resource: string | null): string[] {
-  const words = param.split(/[_\-.]|(?<=[a-z0-9])(?=[A-Z])/).filter((word) => word !== '');
-  const names = [normalized(param), normalized(words[words.length - 1] ?? param), ...ID_NAMES];
-  if (resource !== null) names.push(normalized(`${resource}_id`));
-  return [...new Set(names)];
-}
-
-/** `CallSid`, `call_sid` and `call-sid` compare equal. */
-function normalized(name: string): string {
-  return name.replace(/[_\-.]/g, '').toLowerCase();
-}
-
-function findKey(target: JsonObject, names: string[]): string | null {
-  const keys = Object.keys(target);
-  for (const name of names) {
-    const key = keys.find((candidate) => normalized(candidate) === name);
-    if (key !== undefined) return key;
-  }
-  return null;
 }
 
 /** Sets `target[key]` to the path value in the property's own type; undone when the body no longer fits. */
@@ -138,7 +116,7 @@ function distinctItems(body: JsonObject | unknown[], fits: (value: unknown) => b
   const list = listOf(body);
   if (list === null || list.length < 2 || !list.every(isObject)) return 0;
   const items = list as JsonObject[];
-  const key = findKey(items[0], ID_NAMES);
+  const key = findIdKey(Object.keys(items[0]), ID_NAMES);
   if (key === null) return 0;
   const seen = new Set<unknown>();
   const before = items.map((item) => item[key]);
@@ -173,34 +151,17 @@ function anotherId(value: unknown, index: number, seen: Set<unknown>): unknown {
   }
   if (typeof value !== 'string' || value === '') return undefined;
   for (let salt = 0; salt < 8; salt++) {
-    const candidate = redraw(value, fnv1a(`${value}\u0000${index}\u0000${salt}`));
+    const candidate = redrawId(value, fnv1a(`${value}\u0000${index}\u0000${salt}`));
     if (!seen.has(candidate)) return candidate;
   }
   return undefined;
-}
-
-function redraw(value: string, hash: number): string {
-  const chars = [...value];
-  let drawn = 0;
-  for (let i = chars.length - 1; i >= 0 && drawn < 6; i--) {
-    const pick = (hash >>> (drawn * 5)) + drawn;
-    const c = chars[i];
-    if (/[0-9]/.test(c)) chars[i] = String(pick % 10);
-    else if (/[a-f]/.test(c)) chars[i] = 'abcdef'[pick % 6];
-    else if (/[A-F]/.test(c)) chars[i] = 'ABCDEF'[pick % 6];
-    else if (/[a-z]/.test(c)) chars[i] = String.fromCharCode(97 + (pick % 26));
-    else if (/[A-Z]/.test(c)) chars[i] = String.fromCharCode(65 + (pick % 26));
-    else continue;
-    drawn++;
-  }
-  return chars.join('');
 }
 
 /** The list a body answers: the body itself, or its envelope's array (`{"data": [...]}`, `{"messages": [...], "page": 0}`). */
 function listOf(body: JsonObject | unknown[]): unknown[] | null {
   if (Array.isArray(body)) return body;
   // A body with an id of its own is one resource, whatever arrays it holds (`labels`, `tags`).
-  if (findKey(body, ID_NAMES) !== null) return null;
+  if (findIdKey(Object.keys(body), ID_NAMES) !== null) return null;
   const inner = envelope(body);
   return Array.isArray(inner) ? inner : null;
 }

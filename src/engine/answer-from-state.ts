@@ -3,7 +3,10 @@
 // is handed and returns the answer to build (a `state` choice) together with the change to make;
 // the layer above applies the change to its store, so no I/O happens here.
 import type { CompiledOperation } from '../openapi/compiled-model.js';
-import type { ResourceAction } from '../openapi/compile-resources.js';
+import type { Resource, ResourceAction } from '../openapi/compile-resources.js';
+import { defaultExampleName } from './example-or-generated.js';
+import { redrawId } from '../generate/id-values.js';
+import { fnv1a } from '../generate/seeded-random.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import { identityOf, isExactObject, parseExactJson, stringifyExact } from '../common/exact-json.js';
 import type { ExactJson } from '../common/plain-http.js';
@@ -36,19 +39,22 @@ export function answerFromState(
     if (limit !== null && /^\d+$/.test(limit)) listed = listed.slice(0, Number(limit));
     return respond(action.listField === null ? listed : { [action.listField]: listed }, null);
   }
+  // An item is stored bare and answered in the document's envelope (`{"data": {...}}`).
+  const answered = (item: unknown) => (resource.answerEnvelope === null ? item : { [resource.answerEnvelope]: item });
 
   if (action.kind === 'create') {
-    const item = objectBody(body);
+    const item = objectBody(body, resource.bodyEnvelope);
     if (!item) return null;
     let id = identityOf(item[resource.idField]);
     if (id === null) {
-      const assigned = newIdentity(resource.idKind, items);
+      const assigned = newIdentity(resource, items);
       item[resource.idField] = assigned;
       id = String(assigned);
     }
     if (items.has(id)) return duplicate(operation, resource.name, resource.idField, id);
     if (items.size >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
-    return respond(item, { action: 'create', resource: resource.name, id, item: stringifyExact(item, true) });
+    addServerFields(operation, resource, item, id);
+    return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true) });
   }
 
   const id = pathParams[resource.idParam];
@@ -57,19 +63,36 @@ export function answerFromState(
   const current = parseItem(stored);
   switch (action.kind) {
     case 'read':
-      return respond(current, null);
+      return respond(answered(current), null);
     case 'delete':
-      return respond(current, { action: 'delete', resource: resource.name, id, item: null });
+      return respond(answered(current), { action: 'delete', resource: resource.name, id, item: null });
     case 'replace':
     case 'merge': {
-      const sent = objectBody(body);
+      const sent = objectBody(body, resource.bodyEnvelope);
       if (!sent) return null;
-      const updated = action.kind === 'merge' && isExactObject(current) ? { ...current, ...sent } : sent;
+      // What only the server sets survives a replace: the client never sends it.
+      const kept = isExactObject(current) ? Object.fromEntries(resource.serverFields.filter((key) => key in current).map((key) => [key, current[key]])) : {};
+      const updated = action.kind === 'merge' && isExactObject(current) ? { ...current, ...sent } : { ...kept, ...sent };
       // The path names the item; a body that says otherwise does not move it.
       updated[resource.idField] = isExactObject(current) && current[resource.idField] !== undefined ? current[resource.idField] : id;
-      return respond(updated, { action: action.kind, resource: resource.name, id, item: stringifyExact(updated, true) });
+      return respond(answered(updated), { action: action.kind, resource: resource.name, id, item: stringifyExact(updated, true) });
     }
   }
+}
+
+/**
+ * The fields only the server sets (`created_at`, `size`), made once at create time from the
+ * create answer's example, else data generated for this id, and stored with the item: what the
+ * create answered is what later reads answer.
+ */
+function addServerFields(operation: CompiledOperation, resource: Resource, item: Record<string, unknown>, id: string): void {
+  const plan = operation.success;
+  if (resource.serverFields.length === 0 || !plan) return;
+  const name = defaultExampleName(plan);
+  const whole = name !== null ? plan.examples.get(name) : plan.schemaPointer ? operation.generate(plan.schemaPointer, `${resource.name} ${id}`, false) : null;
+  const made = resource.answerEnvelope !== null && isExactObject(whole) ? whole[resource.answerEnvelope] : whole;
+  if (!isExactObject(made)) return;
+  for (const key of resource.serverFields) if (made[key] !== undefined && item[key] === undefined) item[key] = made[key];
 }
 
 function parseItem(text: string): unknown {
@@ -77,17 +100,24 @@ function parseItem(text: string): unknown {
   return parsed.exact ?? parsed.value;
 }
 
-function objectBody(body: ExactJson | null): Record<string, unknown> | null {
+function objectBody(body: ExactJson | null, envelope: string | null): Record<string, unknown> | null {
   const value = body?.exact ?? body?.value;
-  return isExactObject(value) ? { ...value } : null;
+  const item = envelope !== null && isExactObject(value) ? value[envelope] : value;
+  return isExactObject(item) ? { ...item } : null;
 }
 
-/** A schema-valid identity not yet taken: one above the largest integer identity, or a uuid. */
-function newIdentity(kind: 'integer' | 'uuid' | 'string', items: ReadonlyMap<string, string>): number | string {
-  if (kind === 'uuid') return crypto.randomUUID();
+/** A schema-valid identity not yet taken: one above the largest integer identity, a uuid, or one drawn like the schema's example. */
+function newIdentity(resource: Resource, items: ReadonlyMap<string, string>): number | string {
+  if (resource.idKind === 'uuid') return crypto.randomUUID();
+  if (resource.idKind === 'pattern') {
+    for (let attempt = 0; ; attempt++) {
+      const id = redrawId(resource.idTemplate!, fnv1a(`${resource.name}\u0000${items.size}\u0000${attempt}`));
+      if (!items.has(id) || attempt > 100) return id;
+    }
+  }
   let largest = 0;
   for (const id of items.keys()) if (/^\d{1,15}$/.test(id)) largest = Math.max(largest, Number(id));
-  return kind === 'integer' ? largest + 1 : String(largest + 1);
+  return resource.idKind === 'integer' ? largest + 1 : String(largest + 1);
 }
 
 /** A create whose identity is taken: the documented 409, else the documented 400, in the API's own error shape. */

@@ -85,6 +85,11 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
     await stub.clearState();
     res.status(204).end();
   });
+  router.get('/resources', (_req, res) => {
+    const report = stub.resourcesReport();
+    if (report === null) return statefulOff(res);
+    res.json(report);
+  });
   router.get('/webhooks', (_req, res) => {
     res.json(stub.webhooks());
   });

@@ -1,26 +1,42 @@
-// Stateful mode's model of the document, inferred once at start-up: a collection path (`/plants`)
-// whose POST creates and GET lists, and an item path right below it (`/plants/{id}`) whose GET
-// reads, PUT replaces, PATCH merges and DELETE removes. Operations that fit no such pair are left
-// out, and answer as they do without stateful mode.
+// Stateful mode's model of the document, inferred once at start-up: a collection path (`/plants`,
+// `/Messages.json`) whose POST creates and GET lists, and an item path right below it
+// (`/plants/{id}`, `/Messages/{Sid}.json`) whose GET reads, PUT replaces, PATCH merges and DELETE
+// removes. The item's id is the property the document uses (id-property.ts), its bodies may be
+// wrapped in an envelope (`{"data": {...}}`), and the properties only the server sets are noted
+// so a create can store them. Path pairs that fit no resource are listed with the reason, and
+// answer as they do without stateful mode.
 import type { CompiledOperation } from './compiled-model.js';
 import type { LoadedDocument } from './load-document.js';
 import type { Validator } from './schema-compiler.js';
 import { followRefs } from './follow-ref.js';
-import { deref, isSchema, objectView, schemaTypes, type Schema } from './schema-view.js';
+import { deref, isSchema, objectView, schemaTypes, type ObjectView, type Schema } from './schema-view.js';
+import { findIdKey, itemIdNames, resourceWord } from './id-property.js';
 
 export type ResourceActionKind = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'delete';
 
 export interface Resource {
   /** The collection path as documented (`/plants`); the key of the resource in the state. */
   name: string;
+  /** The item path as documented (`/plants/{id}`). */
+  itemPath: string;
   /** The item path's parameter (`id` of `/plants/{id}`). */
   idParam: string;
-  /** The body property that carries the identity: the parameter's name when the created body has it, else `id`. */
+  /** The body property that carries the identity: the one the document's answers use (`gid`, `sid`), else the parameter's name when the created body has it, else `id`. */
   idField: string;
-  /** How the stub makes an identity for a created body that carries none. */
-  idKind: 'integer' | 'uuid' | 'string';
+  /** How the stub makes an identity for a created body that carries none; `pattern` redraws `idTemplate`. */
+  idKind: 'integer' | 'uuid' | 'string' | 'pattern';
+  /** `pattern`: a valid id (the schema's example) new ids are drawn like. */
+  idTemplate: string | null;
   /** Validates one stored item (the create operation's JSON body schema); null when none is documented. */
   validateItem: Validator | null;
+  /** The request bodies' envelope property (`data` of `{"data": {...}}`); null when the body is the item. */
+  bodyEnvelope: string | null;
+  /** The item answers' envelope property; null when the answer is the item. */
+  answerEnvelope: string | null;
+  /** Properties the answers carry that requests never send (`created_at`, `size`): made at create time and stored with the item. */
+  serverFields: string[];
+  /** Which operation does what, for GET /__admin/resources. */
+  operations: Partial<Record<ResourceActionKind, string>>;
 }
 
 export interface ResourceAction {
@@ -32,14 +48,24 @@ export interface ResourceAction {
   limitParam: boolean;
 }
 
+/** A collection/item path pair stateful mode left alone, and why. */
+export interface StatelessPair {
+  collection: string;
+  item: string;
+  reason: string;
+}
+
 export interface Resources {
   /** Operation key (`GET /plants/{id}`) -> what it does to which resource. */
   actions: ReadonlyMap<string, ResourceAction>;
   /** Collection path -> resource, in document order. */
   byName: ReadonlyMap<string, Resource>;
+  /** Path pairs that look like a collection and its items but were not made stateful. */
+  stateless: readonly StatelessPair[];
 }
 
-const ITEM_PATH = /^(.+)\/\{([^{}/]+)\}$/;
+// `/plants/{id}` and `/Messages/{Sid}.json`: a collection path, the id parameter, a suffix both share.
+const ITEM_PATH = /^(.+)\/\{([^{}/]+)\}(\.[A-Za-z0-9]+)?$/;
 const ITEM_ACTIONS: Record<string, ResourceActionKind> = { GET: 'read', PUT: 'replace', PATCH: 'merge', DELETE: 'delete' };
 
 export function compileResources(spec: LoadedDocument, operations: readonly CompiledOperation[]): Resources {
@@ -51,35 +77,79 @@ export function compileResources(spec: LoadedDocument, operations: readonly Comp
   }
   const actions = new Map<string, ResourceAction>();
   const byName = new Map<string, Resource>();
+  const stateless: StatelessPair[] = [];
   for (const [itemPath, itemMethods] of byPath) {
     const match = ITEM_PATH.exec(itemPath);
-    const collection = match ? byPath.get(match[1]) : undefined;
-    if (!match || !collection) continue;
+    if (!match) continue;
+    const name = match[1] + (match[3] ?? '');
+    const collection = byPath.get(name);
+    if (!collection) continue;
     const create = collection.get('POST') ?? null;
     const list = collection.get('GET') ?? null;
     const itemOperations = Object.keys(ITEM_ACTIONS).filter((method) => itemMethods.has(method));
-    if ((create === null && list === null) || itemOperations.length === 0) continue;
-    const [, name, idParam] = match;
-    const bodySchema = create ? jsonBodySchema(spec, create) : null;
-    const bodyView = bodySchema ? objectView(spec, bodySchema) : null;
-    const idField = bodyView?.properties.has(idParam) ? idParam : 'id';
-    const resource: Resource = {
-      name,
-      idParam,
-      idField,
-      idKind: idKindOf(bodyView?.properties.get(idField) ?? pathParameterSchema(spec, itemPath, idParam)),
-      validateItem: create?.body?.media.find((media) => media.json)?.validate ?? null,
-    };
+    const leave = (reason: string) => stateless.push({ collection: name, item: itemPath, reason });
+    if (create === null && list === null) { leave('the collection has neither a POST (create) nor a GET (list)'); continue; }
+    if (itemOperations.length === 0) { leave('the item path has no GET, PUT, PATCH or DELETE'); continue; }
+    const idParam = match[2];
+    const resource = describeResource(spec, name, itemPath, idParam, create, itemMethods.get('GET') ?? null);
     byName.set(name, resource);
     const plain = { resource, listField: null, limitParam: false };
-    if (create) actions.set(create.key, { ...plain, kind: 'create' });
+    if (create) bind(actions, resource, create, { ...plain, kind: 'create' });
     if (list) {
       const listField = listFieldOf(spec, list);
-      if (listField !== undefined) actions.set(list.key, { ...plain, kind: 'list', listField, limitParam: hasQueryParameter(spec, list, 'limit') });
+      if (listField !== undefined) bind(actions, resource, list, { ...plain, kind: 'list', listField, limitParam: hasQueryParameter(spec, list, 'limit') });
     }
-    for (const method of itemOperations) actions.set(itemMethods.get(method)!.key, { ...plain, kind: ITEM_ACTIONS[method] });
+    for (const method of itemOperations) bind(actions, resource, itemMethods.get(method)!, { ...plain, kind: ITEM_ACTIONS[method] });
   }
-  return { actions, byName };
+  return { actions, byName, stateless };
+}
+
+function bind(actions: Map<string, ResourceAction>, resource: Resource, operation: CompiledOperation, action: ResourceAction): void {
+  actions.set(operation.key, action);
+  resource.operations[action.kind] = operation.key;
+}
+
+/** A resource's id property, envelopes and server-only fields, read from its create body and its item answer. */
+function describeResource(spec: LoadedDocument, name: string, itemPath: string, idParam: string, create: CompiledOperation | null, read: CompiledOperation | null): Resource {
+  const names = itemIdNames(idParam, resourceWord(name));
+  const body = unwrapped(spec, create ? jsonBodySchema(spec, create) : null, names);
+  const answer = unwrapped(spec, schemaAt(spec, (read ?? create)?.success?.schemaPointer), names);
+  const answerId = answer.view ? findIdKey(answer.view.properties.keys(), names) : null;
+  const idField = answerId ?? (body.view?.properties.has(idParam) ? idParam : 'id');
+  const idSchema = answer.view?.properties.get(idField) ?? body.view?.properties.get(idField) ?? pathParameterSchema(spec, itemPath, idParam);
+  const { idKind, idTemplate } = idKindOf(idSchema ? deref(spec, idSchema) : undefined);
+  const sent = new Set(body.view?.properties.keys() ?? []);
+  const serverFields = answer.view ? [...answer.view.properties.keys()].filter((key) => key !== idField && !sent.has(key)) : [];
+  return {
+    name,
+    itemPath,
+    idParam,
+    idField,
+    idKind,
+    idTemplate,
+    validateItem: body.envelope === null ? create?.body?.media.find((media) => media.json)?.validate ?? null : null,
+    bodyEnvelope: body.envelope,
+    answerEnvelope: answer.envelope,
+    // Only when the create's answer documents them: a document whose answers echo the request has none.
+    serverFields: create ? serverFields : [],
+    operations: {},
+  };
+}
+
+/**
+ * An object schema and, when it only wraps the item (`{"data": {...}}`: one object property and no
+ * id-like property of its own), the envelope's name and the item's view.
+ */
+function unwrapped(spec: LoadedDocument, schema: Schema | null, names: readonly string[]): { view: ObjectView | null; envelope: string | null } {
+  const view = schema ? objectView(spec, schema) : null;
+  if (!view || findIdKey(view.properties.keys(), names) !== null || view.properties.size !== 1) return { view, envelope: null };
+  const [[envelope, inner]] = [...view.properties];
+  const innerView = objectView(spec, inner);
+  return innerView && innerView.properties.size > 0 ? { view: innerView, envelope } : { view, envelope: null };
+}
+
+function schemaAt(spec: LoadedDocument, pointer: string | null | undefined): Schema | null {
+  return pointer ? deref(spec, spec.resolveRef(`#${pointer}`)) : null;
 }
 
 /** The raw operation object of a compiled operation, `$ref`s followed. */
@@ -88,11 +158,12 @@ function operationObject(spec: LoadedDocument, operation: CompiledOperation): Sc
   return deref(spec, pathItem[operation.method.toLowerCase()]);
 }
 
+/** The create body's schema: its JSON media type's, else the first documented (a form's). */
 function jsonBodySchema(spec: LoadedDocument, operation: CompiledOperation): Schema | null {
   const body = deref(spec, operationObject(spec, operation).requestBody);
-  const content = isSchema(body.content) ? body.content : {};
-  const json = Object.entries(content).find(([type]) => /json/i.test(type))?.[1];
-  return isSchema(json) && json.schema !== undefined ? deref(spec, json.schema) : null;
+  const content = Object.entries(isSchema(body.content) ? body.content : {}).filter(([, media]) => isSchema(media) && media.schema !== undefined);
+  const chosen = content.find(([type]) => /json/i.test(type)) ?? content[0];
+  return chosen ? deref(spec, (chosen[1] as Schema).schema) : null;
 }
 
 /** Where a list operation's items go: undefined when its success response is no list at all. */
@@ -126,9 +197,13 @@ function pathParameterSchema(spec: LoadedDocument, path: string, name: string): 
   return isSchema(parameter) ? deref(spec, parameter.schema) : undefined;
 }
 
-function idKindOf(schema: Schema | undefined): Resource['idKind'] {
-  if (!schema) return 'integer';
+function idKindOf(schema: Schema | undefined): Pick<Resource, 'idKind' | 'idTemplate'> {
+  if (!schema) return { idKind: 'integer', idTemplate: null };
   const types = schemaTypes(schema);
-  if (types.includes('integer') || types.includes('number')) return 'integer';
-  return schema.format === 'uuid' ? 'uuid' : 'string';
+  if (types.includes('integer') || types.includes('number')) return { idKind: 'integer', idTemplate: null };
+  if (schema.format === 'uuid') return { idKind: 'uuid', idTemplate: null };
+  // An id with a pattern (`^SM[0-9a-fA-F]{32}$`) is drawn like the schema's own example.
+  const example = typeof schema.example === 'string' ? schema.example : Array.isArray(schema.examples) && typeof schema.examples[0] === 'string' ? schema.examples[0] : null;
+  if (typeof schema.pattern === 'string' && example !== null) return { idKind: 'pattern', idTemplate: example };
+  return { idKind: 'string', idTemplate: null };
 }

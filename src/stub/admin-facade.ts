@@ -11,6 +11,7 @@ import { parseExactJson, stringifyExact } from '../common/exact-json.js';
 import type { ServedVersion } from './served-version.js';
 import type { Recorder, JournalWatcher } from './recorder.js';
 import type { StateAccess } from './state-access.js';
+import { resourcesReport } from './resources-report.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 
 export interface ScenarioListing {
@@ -123,6 +124,12 @@ export class StubAdmin {
   /** The stored resources as JSON (GET /__admin/state); null when stateful mode is off. */
   async stateJson(): Promise<string | null> {
     return this.parts.state()?.json() ?? null;
+  }
+
+  /** What stateful mode made of the document (GET /__admin/resources); null when it is off. */
+  resourcesReport(): object | null {
+    const { resources } = this.parts.version.current;
+    return resources ? resourcesReport(resources) : null;
   }
 
   /** Replaces the stored resources with a state document; its violations when it is not one. */

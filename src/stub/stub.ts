@@ -2,6 +2,7 @@
 // served version of spec and fixtures (served-version.ts, reloading included), stateful mode's
 // store (state-access.ts), recording after each answer (recorder.ts), the admin API's façade
 // (admin-facade.ts) and, for --workers or --state-store, the whole server the process belongs to.
+import { resourcesSummary } from './resources-report.js';
 import { DEFAULTS, type ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import type { CoverageReport } from '../record/coverage.js';
@@ -27,6 +28,8 @@ export type { JournalWatcher } from './recorder.js';
 export interface ServedSummary {
   title: string;
   operations: Array<{ method: string; path: string; operationId: string | null }>;
+  /** Stateful mode's one line on what it made stateful; null when it is off. */
+  stateful: string | null;
 }
 
 export class Stub {
@@ -119,8 +122,9 @@ export class Stub {
   }
 
   served(): ServedSummary {
-    const { compiled } = this.version.current;
-    return { title: compiled.title, operations: compiled.operations.map(({ method, path, operationId }) => ({ method, path, operationId })) };
+    const { compiled, resources } = this.version.current;
+    const operations = compiled.operations.map(({ method, path, operationId }) => ({ method, path, operationId }));
+    return { title: compiled.title, operations, stateful: resources ? resourcesSummary(resources) : null };
   }
 
   requests(filter?: JournalFilter): JournalEntry[] {
