@@ -33,6 +33,8 @@ export interface ExactJson {
   exact: unknown;
   /** JSON pointer -> raw number text, for every number whose text a double does not round-trip. */
   rawNumbers: ReadonlyMap<string, string>;
+  /** The body was a form (urlencoded, multipart) read into an object: stateful mode stores it, nothing echoes it. */
+  form?: true;
 }
 
 /** `text` percent-decoded, or as it came when it is not valid percent-encoding (`100%`). */

@@ -67,13 +67,13 @@ function reflectPath(body: JsonObject | unknown[], shape: PathShape, pathParams:
       // A parent's value (`AccountSid`) goes on every item of a list; the list has no one item id.
       if (isItem) continue;
       for (const item of holders.objects) {
-        const key = findIdKey(Object.keys(item), names);
+        const key = findIdKey(scalarKeys(item), names);
         if (key !== null) changed |= setIfFits(body, item, key, value, fits);
       }
     } else {
       // The body itself first, else its envelope: a nested `owner.id` is never the item's id.
       for (const target of holders.objects) {
-        const key = findIdKey(Object.keys(target), names);
+        const key = findIdKey(scalarKeys(target), names);
         if (key === null) continue;
         changed |= setIfFits(body, target, key, value, fits);
         break;
@@ -116,7 +116,7 @@ function distinctItems(body: JsonObject | unknown[], fits: (value: unknown) => b
   const list = listOf(body);
   if (list === null || list.length < 2 || !list.every(isObject)) return 0;
   const items = list as JsonObject[];
-  const key = findIdKey(Object.keys(items[0]), ID_NAMES);
+  const key = findIdKey(scalarKeys(items[0]), ID_NAMES);
   if (key === null) return 0;
   const seen = new Set<unknown>();
   const before = items.map((item) => item[key]);
@@ -161,7 +161,7 @@ function anotherId(value: unknown, index: number, seen: Set<unknown>): unknown {
 function listOf(body: JsonObject | unknown[]): unknown[] | null {
   if (Array.isArray(body)) return body;
   // A body with an id of its own is one resource, whatever arrays it holds (`labels`, `tags`).
-  if (findIdKey(Object.keys(body), ID_NAMES) !== null) return null;
+  if (findIdKey(scalarKeys(body), ID_NAMES) !== null) return null;
   const inner = envelope(body);
   return Array.isArray(inner) ? inner : null;
 }
@@ -177,6 +177,11 @@ function envelope(body: JsonObject): JsonObject | unknown[] | null {
   // `{"name": ..., "owner": {...}}` is a resource, and `owner` is not it.
   const keys = Object.keys(body);
   return keys.length === 1 && wrapping.length === 1 ? body[wrapping[0]] as JsonObject : null;
+}
+
+/** The properties that can hold an id: `{"floating_ip": {...}}` names the resource, it is not its id. */
+function scalarKeys(target: JsonObject): string[] {
+  return Object.keys(target).filter((key) => target[key] === null || typeof target[key] !== 'object');
 }
 
 function isObject(value: unknown): value is JsonObject {

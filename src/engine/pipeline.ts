@@ -65,8 +65,10 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   if (denied) return refusalResponse(denied, operation, exampleAskedFor(request, query, denied.status));
 
   // 3. Validate: parameters and body, every violation at once.
-  const body = validateRequest(operation, request, pathParams, query);
-  if (isRefusal(body)) return refusalResponse(body, operation, exampleAskedFor(request, query, body.status));
+  const read = validateRequest(operation, request, pathParams, query);
+  if (isRefusal(read)) return refusalResponse(read, operation, exampleAskedFor(request, query, read.status));
+  //    A form's fields are stored in stateful mode; only a JSON body is echoed or matched.
+  const body = read?.form ? null : read;
 
   // 4. Select: scenario, Prefer (or Prism's query selectors), sticky scenario, or the documented success.
   const selection = readSelection(request, query);
@@ -77,7 +79,7 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
     ? matchScenario(scenarios, { pathParams, query, headers: request.headers, body: body?.value }) : null;
   //    Stateful mode: the stored resources answer a request that asked for nothing else.
   const action = stored && state.resources?.actions.get(operation.key);
-  const fromState = action && !matched && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, pathParams, query, body) : null;
+  const fromState = action && !matched && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, pathParams, query, read) : null;
   if (isRefusal(fromState)) return refusalResponse(fromState, operation);
   const selected = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null, matched);
   if (isRefusal(selected)) return refusalResponse(selected, operation);

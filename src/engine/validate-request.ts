@@ -10,16 +10,19 @@ import type { ExactJson, StubRequest } from '../common/plain-http.js';
 import { strictUtf8 } from '../common/bytes.js';
 
 /** A form body: read into an object (multipart parts come parsed from the adapter), then validated. */
-function readForm(form: FormPlan, request: StubRequest, violations: string[]): void {
+function readForm(form: FormPlan, request: StubRequest, violations: string[]): ExactJson | null {
   const multipart = request.multipart;
   if (form.kind === 'multipart' && (multipart === undefined || 'error' in multipart)) {
     violations.push(`/: the multipart body cannot be read${multipart ? `: ${multipart.error}` : ''}`);
-    return;
+    return null;
   }
   const { value, violations: found } = form.read(request.body, multipart && 'parts' in multipart ? multipart.parts : []);
   for (const violation of found) violations.push(violation);
   for (const violation of form.validate(value)) violations.push(violation);
+  return { value, exact: undefined, rawNumbers: NO_RAW_NUMBERS, form: true };
 }
+
+const NO_RAW_NUMBERS: ReadonlyMap<string, string> = new Map();
 
 function unsupported(violations: string[]): Refusal {
   return requestRefusals.unsupportedMediaType(violations);
@@ -63,10 +66,7 @@ function readBody(required: boolean, plan: MediaPlan | null, request: StubReques
     if (required) violations.push('/: a request body is required');
     return null;
   }
-  if (plan.form) {
-    readForm(plan.form, request, violations);
-    return null;
-  }
+  if (plan.form) return readForm(plan.form, request, violations);
   if (!plan.json) return null; // other media types are accepted as sent
   const contentType = String(request.headers['content-type'] ?? '');
   const charset = /;\s*charset="?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();

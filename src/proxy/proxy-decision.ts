@@ -39,7 +39,7 @@ export function decide(state: EngineState, request: StubRequest, refuseInvalid: 
   const body = validateRequest(operation, request, pathParams, query);
   const violations = isRefusal(body) ? body.violations : [];
   if (isRefusal(body) && refuseInvalid) return { kind: 'refuse', response: refusalResponse(body, operation) };
-  const requestBody = isRefusal(body) || body === null ? undefined : body.value;
+  const requestBody = isRefusal(body) || body === null || body.form ? undefined : body.value;
   return { kind: 'forward', operation, violations, path: withoutBasePath(request.path, operation.path), pathParams, requestBody };
 }
 

@@ -68,6 +68,23 @@ export async function runCorpusDocument(file: string, label = file): Promise<Cor
   return { document: label, cases };
 }
 
+/**
+ * The valid request the corpus run builds for each operation of `file`, keyed like the stub's
+ * operations (`GET /tasks/{task_gid}`): what a test following a flow across operations sends.
+ */
+export async function validRequests(file: string, seed = 7): Promise<Map<string, BuiltRequest & { method: string }>> {
+  await loadGeneratorLibraries();
+  const spec = await loadDocument(file);
+  const compiler = createSchemaCompiler(spec, () => {});
+  const samples: Samples = { spec, generator: createDataGenerator(spec.document, { seed }), fits: (pointer, value) => compiler.compile(pointer)(value).length === 0 };
+  const requests = new Map<string, BuiltRequest & { method: string }>();
+  for (const operation of operationsOf(spec)) requests.set(operation.key, { ...buildRequest(samples, operation), method: operation.method });
+  return requests;
+}
+
+/** Sends one built request to the stub at `url` (node:http, any status), answering status, headers and text. */
+export { send as sendBuilt };
+
 function describeSent(operation: Operation, built: BuiltRequest): string {
   const target = `${built.path}${built.query ? `?${built.query}` : ''}`;
   return `${operation.method} ${target}${built.body === undefined ? '' : ` ${built.body.slice(0, 600)}`}`;
@@ -114,7 +131,7 @@ function deref(spec: LoadedDocument, value: unknown, pointer: string): { value: 
   return { value: isNode(target.value) ? target.value : {}, pointer: target.pointer };
 }
 
-interface BuiltRequest {
+export interface BuiltRequest {
   path: string;
   query: string;
   headers: Record<string, string>;

@@ -1,0 +1,213 @@
+// The issue-19 figures on real documents (../shared/realworld/, read from there, never copied):
+// in the default mode, how many item reads answer the id their path asked for and how many lists
+// have distinct ids; in stateful mode, how many collection/item pairs with a create and an item
+// read are found as resources, how many pass the round trip (create, read, a second create with
+// another id, list, update, delete, read 404) and in how many the read answers what the create
+// answered. The figures are printed; the floors below are today's, so a change that loses ground
+// fails (the issue's goals are higher: see notes/issue-19.md).
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startStub } from '../src/index.js';
+import { findIdKey, itemIdNames, ID_NAMES, resourceWord } from '../src/openapi/id-property.js';
+import { sendBuilt, validRequests, type BuiltRequest } from './helpers/corpus.js';
+
+const REALWORLD = join(import.meta.dirname, '..', '..', 'shared', 'realworld');
+const ITEM_PATH = /^(.+)\/\{([^{}/]+)\}(\.[A-Za-z0-9]+)?$/;
+
+function documents(): string[] {
+  if (!existsSync(REALWORLD)) return [];
+  const files = readdirSync(REALWORLD).filter((name) => /\.(ya?ml|json)$/.test(name)).map((name) => join(REALWORLD, name));
+  const digitalocean = join(REALWORLD, 'digitalocean', 'specification', 'DigitalOcean-public.v2.yaml');
+  return existsSync(digitalocean) ? [...files, digitalocean] : files;
+}
+
+type Json = any;
+interface Tally { hits: number; of: number; misses: string[] }
+const tally = (): Tally => ({ hits: 0, of: 0, misses: [] });
+const count = (t: Tally, hit: boolean, what: string) => { t.of++; if (hit) t.hits++; else if (t.misses.length < 400) t.misses.push(what); };
+const percent = (t: Tally) => (t.of === 0 ? 100 : (100 * t.hits) / t.of);
+
+function parse(text: string): Json {
+  try { return JSON.parse(text); } catch { return undefined; }
+}
+const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The resource object of an item answer: the body, or its only property when that wraps it. */
+function itemOf(body: Json, names: string[]): Record<string, Json> | null {
+  if (!isObject(body)) return null;
+  if (findIdKey(Object.keys(body).filter((key) => !isObject(body[key])), names) !== null) return body;
+  const keys = Object.keys(body);
+  const inner = keys.length === 1 ? body[keys[0]] : body.data;
+  return isObject(inner) ? inner : null;
+}
+
+/** The list a body answers: the body, or its envelope's array. */
+function listOf(body: Json): Json[] | null {
+  if (Array.isArray(body)) return body;
+  if (!isObject(body) || findIdKey(Object.keys(body), ID_NAMES) !== null) return null;
+  const arrays = Object.keys(body).filter((key) => Array.isArray(body[key]));
+  const named = arrays.find((key) => key === 'data' || key === 'items' || key === 'results');
+  return named ? body[named] : arrays.length === 1 ? body[arrays[0]] : null;
+}
+
+const figures = { itemReads: tally(), lists: tally(), found: tally(), roundTrip: tally(), readsAsCreated: tally() };
+
+async function statelessFigures(file: string, requests: Map<string, BuiltRequest & { method: string }>): Promise<void> {
+  const stub = await startStub({ spec: file, fixtures: '/nonexistent-flow-fixtures', port: 0, watch: false, log: () => {}, seed: 7 });
+  try {
+    for (const [key, built] of requests) {
+      if (built.method !== 'GET') continue;
+      const template = key.slice(4);
+      const answer = await sendBuilt(`${stub.url}${built.path}${built.query ? `?${built.query}` : ''}`, 'GET', built);
+      if (answer.status < 200 || answer.status >= 300) continue;
+      const body = parse(answer.text);
+      const match = ITEM_PATH.exec(template);
+      if (match) {
+        const names = itemIdNames(match[2], resourceWord(match[1]));
+        const item = itemOf(body, names);
+        const idKey = item ? findIdKey(Object.keys(item), names) : null;
+        if (item === null || idKey === null) continue;
+        const last = built.path.split('/').pop()!;
+        const asked = decodeURIComponent(match[3] ? last.slice(0, -match[3].length) : last);
+        // The path's value can only be echoed where it fits the id property (a word is no integer id).
+        count(figures.itemReads, String(item[idKey]) === asked, `${key}: asked ${asked}, answered ${idKey}=${JSON.stringify(item[idKey])}`);
+      } else {
+        const list = listOf(body);
+        const objects = (list ?? []).filter(isObject);
+        if (objects.length < 2) continue;
+        const idKey = findIdKey(Object.keys(objects[0]), ID_NAMES);
+        if (idKey === null) continue;
+        const ids = objects.map((item) => JSON.stringify(item[idKey]));
+        count(figures.lists, new Set(ids).size === ids.length, `${key}: ${idKey} ${ids.slice(0, 3).join(' ')}`);
+      }
+    }
+  } finally {
+    await stub.close();
+  }
+}
+
+async function statefulFigures(file: string, requests: Map<string, BuiltRequest & { method: string }>): Promise<void> {
+  const stub = await startStub({ spec: file, fixtures: '/nonexistent-flow-fixtures', port: 0, watch: false, log: () => {}, seed: 7, stateful: true });
+  try {
+    const report = parse((await sendBuilt(`${stub.url}/__admin/resources`, 'GET', { path: '', query: '', headers: {} })).text);
+    const resources = new Map<string, Json>(report.resources.map((r: Json) => [r.collection, r]));
+    for (const key of requests.keys()) {
+      if (!key.startsWith('GET ')) continue;
+      const match = ITEM_PATH.exec(key.slice(4));
+      if (!match) continue;
+      const collection = match[1] + (match[3] ?? '');
+      if (!requests.has(`POST ${collection}`)) continue;
+      const resource = resources.get(collection);
+      count(figures.found, resource !== undefined, `${collection}`);
+      if (resource === undefined) continue;
+      const outcome = await roundTrip(stub.url, requests, resource, collection, key.slice(4));
+      count(figures.roundTrip, outcome.passed, `${collection}: ${outcome.detail}`);
+      if (outcome.sameAsCreated !== null) count(figures.readsAsCreated, outcome.sameAsCreated, `${collection}: read differs from the create`);
+    }
+  } finally {
+    await stub.close();
+  }
+}
+
+async function roundTrip(url: string, requests: Map<string, BuiltRequest & { method: string }>, resource: Json, collection: string, itemPath: string): Promise<{ passed: boolean; sameAsCreated: boolean | null; detail: string }> {
+  const create = requests.get(`POST ${collection}`)!;
+  const unwrap = (body: Json) => (resource.answerEnvelope && isObject(body) ? body[resource.answerEnvelope] : body);
+  const send = (built: BuiltRequest, method: string, path: string) => sendBuilt(`${url}${path}${built.query ? `?${built.query}` : ''}`, method, built);
+  const created = await send(create, 'POST', create.path);
+  if (created.status < 200 || created.status >= 300) return { passed: false, sameAsCreated: null, detail: `create answered ${created.status}` };
+  const item = unwrap(parse(created.text));
+  const id = isObject(item) ? item[resource.idProperty] : undefined;
+  if (id === undefined || id === null) return { passed: false, sameAsCreated: null, detail: `the create answered no ${resource.idProperty}` };
+  const itemUrl = create.path.replace(/(\.[A-Za-z0-9]+)?$/, (suffix) => `/${encodeURIComponent(String(id))}${suffix}`);
+  const readRequest = requests.get(`GET ${itemPath}`)!;
+  const read = await send(readRequest, 'GET', itemUrl);
+  if (read.status !== 200) return { passed: false, sameAsCreated: null, detail: `read by ${id} answered ${read.status}` };
+  const readItem = unwrap(parse(read.text));
+  const sameAsCreated = canonical(readItem) === canonical(item);
+  const sent = create.body !== undefined && create.headers['content-type']?.includes('json') ? parse(create.body) : undefined;
+  const sentItem = resource.bodyEnvelope && isObject(sent) ? sent[resource.bodyEnvelope] : sent;
+  if (isObject(sentItem) && isObject(readItem)) {
+    for (const [field, value] of Object.entries(sentItem)) {
+      // A field the answer shows in another form (ids sent, compact objects answered) is the API's
+      // own representation, not a loss; a field of the same form must read back as sent.
+      if (field in readItem && sameForm(readItem[field], value) && canonical(readItem[field]) !== canonical(value)) return { passed: false, sameAsCreated, detail: `${field} sent ${JSON.stringify(value)} read ${JSON.stringify(readItem[field])}` };
+    }
+  }
+  // The second create leaves out an id the first one sent, so it is another item, not a duplicate.
+  const second = await send(withoutId(create, resource), 'POST', create.path);
+  const secondId = unwrap(parse(second.text))?.[resource.idProperty];
+  if (second.status >= 300 || secondId === undefined || secondId === id) return { passed: false, sameAsCreated, detail: `second create answered ${second.status} ${JSON.stringify(secondId)}` };
+  if (requests.has(`GET ${collection}`)) {
+    const listed = await send(requests.get(`GET ${collection}`)!, 'GET', create.path);
+    const ids = (listOf(parse(listed.text)) ?? []).map((entry: Json) => entry?.[resource.idProperty]);
+    if (!ids.includes(id) || !ids.includes(secondId)) return { passed: false, sameAsCreated, detail: `list answered ${listed.status} without both ids` };
+  }
+  for (const method of ['PATCH', 'PUT']) {
+    const update = requests.get(`${method} ${itemPath}`);
+    if (!update) continue;
+    const updated = await send(update, method, itemUrl);
+    if (updated.status >= 300) return { passed: false, sameAsCreated, detail: `${method} answered ${updated.status}` };
+    break;
+  }
+  const remove = requests.get(`DELETE ${itemPath}`);
+  if (remove) {
+    const removed = await send(remove, 'DELETE', itemUrl);
+    if (removed.status >= 300) return { passed: false, sameAsCreated, detail: `DELETE answered ${removed.status}` };
+    const gone = await send(readRequest, 'GET', itemUrl);
+    if (gone.status !== 404) return { passed: false, sameAsCreated, detail: `read after delete answered ${gone.status}` };
+  }
+  return { passed: true, sameAsCreated, detail: 'passed' };
+}
+
+/** The create request without the id property in its JSON body (or its envelope). */
+function withoutId(create: BuiltRequest, resource: Json): BuiltRequest {
+  const body = create.body !== undefined && create.headers['content-type']?.includes('json') ? parse(create.body) : undefined;
+  const item = resource.bodyEnvelope && isObject(body) ? body[resource.bodyEnvelope] : body;
+  if (!isObject(item) || !(resource.idProperty in item)) return create;
+  delete item[resource.idProperty];
+  return { ...create, body: JSON.stringify(body) };
+}
+
+/** JSON text with object keys sorted, so `{value, currency}` equals `{currency, value}`. */
+function canonical(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/** Both scalars, both arrays or both objects. */
+function sameForm(a: Json, b: Json): boolean {
+  const form = (v: Json) => (Array.isArray(v) ? 'array' : isObject(v) ? 'object' : v === null ? 'null' : 'scalar');
+  return form(a) === form(b) && (form(a) !== 'array' || a.every((x: Json, i: number) => b[i] === undefined || sameForm(x, b[i])));
+}
+
+const files = documents();
+
+describe.skipIf(files.length === 0)('flows on the real documents of ../shared/realworld', () => {
+  it('reports the issue-19 figures and keeps to their floors', async () => {
+    for (const file of files) {
+      const requests = await validRequests(file);
+      await statelessFigures(file, requests);
+      await statefulFigures(file, requests);
+    }
+    const line = (name: string, t: Tally) => `${name}: ${t.hits}/${t.of} (${percent(t).toFixed(1)}%)`;
+    const lines = [
+      line('item reads answering the path id', figures.itemReads),
+      line('lists with distinct ids', figures.lists),
+      line('create+read pairs found as resources', figures.found),
+      line('resources passing the round trip', figures.roundTrip),
+      line('reads answering what the create answered', figures.readsAsCreated),
+    ];
+    console.log(`issue-19 figures over ${files.length} documents\n  ${lines.join('\n  ')}`);
+    if (process.env.FLOWS_MISSES) for (const [name, t] of Object.entries(figures)) console.log(name, t.misses.join('\n  '));
+    expect(percent(figures.itemReads)).toBeGreaterThanOrEqual(FLOORS.itemReads);
+    expect(percent(figures.lists)).toBeGreaterThanOrEqual(FLOORS.lists);
+    expect(percent(figures.found)).toBeGreaterThanOrEqual(FLOORS.found);
+    expect(percent(figures.roundTrip)).toBeGreaterThanOrEqual(FLOORS.roundTrip);
+    expect(percent(figures.readsAsCreated)).toBeGreaterThanOrEqual(FLOORS.readsAsCreated);
+  }, 600_000);
+});
+
+/** Today's figures, rounded down (the issue's goals: 95, 95, 90, 90, 90). */
+const FLOORS = { itemReads: 96, lists: 92, found: 100, roundTrip: 54, readsAsCreated: 79 };
