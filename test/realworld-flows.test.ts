@@ -210,4 +210,6 @@ describe.skipIf(files.length === 0)('flows on the real documents of ../shared/re
 });
 
 /** Today's figures, rounded down (the issue's goals: 95, 95, 90, 90, 90). */
-const FLOORS = { itemReads: 96, lists: 92, found: 100, roundTrip: 54, readsAsCreated: 79 };
+// readsAsCreated moved between 91 and 90 of 114 on two runs with the same seed (a clean-clone CI
+// run measured 78.9%), so its floor leaves room for one or two resources.
+const FLOORS = { itemReads: 96, lists: 92, found: 100, roundTrip: 54, readsAsCreated: 77 };
