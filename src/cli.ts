@@ -50,6 +50,8 @@ Options:
   --proxy-errors        refuse requests that break the document instead of forwarding them
   --record DIR          with --proxy: write the real API's answers into DIR as fixtures
                         (replay them offline with --fixtures DIR)
+  --drain-ms MS         at shutdown, keep serving this long after GET /__admin/ready
+                        turned 503, so a load balancer stops sending first (default 0)
   --strict              refuse to start on a document with warnings (for spec authors in CI)
   --no-watch            do not reload the spec and fixtures when they change
   --no-cors             do not answer CORS preflights
@@ -98,6 +100,7 @@ const OPTIONS = {
   quiet: { type: 'boolean' },
   strict: { type: 'boolean' },
   'log-format': { type: 'string' },
+  'drain-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -163,6 +166,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     proxyTimeoutMs: integer('--proxy-timeout', values['proxy-timeout']),
     proxyErrors: values['proxy-errors'],
     record: values.record,
+    drainMs: integer('--drain-ms', values['drain-ms']),
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
@@ -237,12 +241,15 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const drainMs = options.drainMs ?? 0;
+    if (drainMs > 0) process.stdout.write(`${signal}: not ready; serving for ${drainMs} ms (--drain-ms) before closing…\n`);
     process.stdout.write(`${signal}: finishing in-flight requests…\n`);
     // In-flight answers get all but the last half second of the grace, the coverage report that
     // half second; whatever happens, the process is gone when it is over (see exit-watchdog.ts).
-    // Closing starts first: the port stops accepting before the watchdog thread is even started.
+    // Closing starts first: the port stops accepting (after the drain) before the watchdog thread
+    // is even started.
     const closing = running.close(SHUTDOWN_GRACE_MS - 500);
-    armExitWatchdog(SHUTDOWN_GRACE_MS, signal);
+    armExitWatchdog(drainMs + SHUTDOWN_GRACE_MS, signal);
     await closing;
     logSink.flush();
     await reportCoverage(options, running.coverage(), false, running.drift());
@@ -282,7 +289,7 @@ const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
   coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store', webhooks: '--webhook',
-  proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record',
+  proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', drainMs: '--drain-ms',
 };
 
 main().catch((error: unknown) => {

@@ -15,4 +15,5 @@ export const DEFAULTS = {
   stateful: false,
   proxyTimeoutMs: 30_000,
   proxyErrors: false,
+  drainMs: 0,
 } as const;

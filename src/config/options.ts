@@ -72,6 +72,11 @@ export interface StubOptions {
   proxyErrors?: boolean;
   /** With `proxy`: the folder the real API's answers are recorded into as fixtures (created if missing). */
   record?: string;
+  /**
+   * At shutdown, how long to keep serving after `GET /__admin/ready` turned 503, so a load
+   * balancer polling it stops sending first (ms, up to 600000). Default 0.
+   */
+  drainMs?: number;
 }
 
 export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'proxy' | 'record'>> & {
@@ -134,6 +139,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     proxyTimeoutMs: options.proxyTimeoutMs ?? DEFAULTS.proxyTimeoutMs,
     proxyErrors: options.proxyErrors ?? DEFAULTS.proxyErrors,
     record: options.record,
+    drainMs: options.drainMs ?? DEFAULTS.drainMs,
   };
   if (resolved.record !== undefined && resolved.proxy === null) throw new ConfigError('record', 'records the real API\'s answers, so it needs --proxy URL');
   if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut, 'report');
@@ -153,6 +159,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);
   wholeNumber('proxyTimeoutMs', resolved.proxyTimeoutMs, 1, 600_000);
+  wholeNumber('drainMs', resolved.drainMs, 0, 600_000);
   if (resolved.seed !== undefined) wholeNumber('seed', resolved.seed, 0, 2 ** 31 - 1);
   if (resolved.tokens.some((token) => typeof token !== 'string' || token.trim() === '' || /\s/.test(token))) {
     throw new ConfigError('tokens', 'each token must be a non-empty string without spaces');

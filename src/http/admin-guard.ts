@@ -27,9 +27,10 @@ export function adminGuard(options: ResolvedOptions) {
 
 /** Why a request without an admin token is refused, or null when it comes from this machine. */
 function untrusted(req: Request): string | null {
-  // Health says only that the stub is up (title, operation count): load balancers and
-  // orchestrators probe it by the machine's address, so it is open to any Host.
-  if (req.path === '/health' && req.method === 'GET') return null;
+  // Health and readiness say only whether the stub is up and ready (title, operation count, a
+  // plain reason): load balancers and orchestrators probe them by the machine's address, so they
+  // are open to any Host.
+  if ((req.path === '/health' || req.path === '/ready') && req.method === 'GET') return null;
   // Absent means an HTTP/1.0 client on this machine; two, or one that is not a host, is refused.
   const host = req.headers.host;
   if (hostLines(req) > 1 || (host !== undefined && !WELL_FORMED_HOST.test(host))) return 'the admin API needs exactly one well-formed Host header';

@@ -11,8 +11,14 @@ import { isWebhookUrl } from '../config/options.js';
 
 export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Router {
   const router = express.Router();
-  router.get('/health', (_req, res) => {
-    res.json(stub.health());
+  // Both open to any Host and without the admin token (admin-guard.ts): probes call them by address.
+  router.get('/health', async (_req, res) => {
+    const health = await stub.health();
+    res.status(health.status === 'ok' ? 200 : 503).json(health);
+  });
+  router.get('/ready', (_req, res) => {
+    const ready = stub.ready();
+    res.status(ready.status === 'ready' ? 200 : 503).json(ready);
   });
   // The page itself holds no data (it asks for the admin token when it needs one), so it is served
   // before the token check; everything it reads goes through the guarded endpoints below.

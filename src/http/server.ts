@@ -1,6 +1,6 @@
 // The default server: node:http in front, API paths straight to the engine adapter, /__admin to
-// the Express app. Shutdown is graceful: stop accepting, let owed answers finish within a grace
-// period, then write the coverage report.
+// the Express app. Shutdown is graceful: not ready, serve on for the drain period, stop accepting,
+// let owed answers finish within a grace period, then write the coverage report.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -38,7 +38,10 @@ export interface RunningStub {
   /** Makes a scenario the default for requests without selection headers (throws if unknown). */
   useScenario(name: string): void;
   clearScenario(): void;
-  /** Stops accepting, lets in-flight answers finish (up to `graceMs`), writes --coverage-out. */
+  /**
+   * Turns GET /__admin/ready to 503, keeps serving for `drainMs`, then stops accepting, lets
+   * in-flight answers finish (up to `graceMs`) and writes --coverage-out.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -88,7 +91,10 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
   ));
   let admin = (req: IncomingMessage, res: ServerResponse): void => void loadAdmin().then(() => admin(req, res));
   const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
+  /** From shutdown on: every answer closes its connection, so keep-alive clients reconnect elsewhere. */
+  let draining = false;
   const dispatch = (req: IncomingMessage, res: ServerResponse) => {
+    if (draining) res.setHeader('connection', 'close');
     // Node keeps the first MAX_HEADER_LINES header lines and drops the rest without a word; a
     // request that reached the limit may have lost some (a late Content-Length), so it is refused.
     if (req.rawHeaders.length >= 2 * MAX_HEADER_LINES) return tooManyHeaders(res);
@@ -120,6 +126,11 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
   let closing: Promise<void> | null = null;
 
   const close = (graceMs = 5_000) => (closing ??= (async () => {
+    // Not ready from now on; keep serving what arrives for the drain period, so a load balancer
+    // polling GET /__admin/ready stops sending here before the port closes.
+    stub.beginShutdown();
+    draining = true;
+    if (resolved.drainMs > 0) await new Promise((resolve) => setTimeout(resolve, resolved.drainMs));
     // Stop accepting. A connection is idle once its answer is out, so closing idle connections
     // until none is left waits for exactly the requests still owed, without per-request counting.
     const allClosed = new Promise<void>((resolve) => server.close(() => resolve()));

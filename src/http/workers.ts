@@ -109,7 +109,7 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
     stopAll();
     setTimeout(() => {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGKILL');
-    }, STOP_TIMEOUT_MS).unref();
+    }, (options.drainMs ?? 0) + STOP_TIMEOUT_MS).unref();
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -28,15 +28,37 @@ export interface AdminParts {
   state: () => StateAccess | null;
   /** What makes several processes one server; null in a single process. */
   whole: () => WholeServer | null;
+  /** True once shutdown has begun. */
+  shuttingDown: () => boolean;
+}
+
+/** GET /__admin/health: `reason` says in plain words why it is not ok. */
+export interface Health {
+  status: 'ok' | 'unavailable';
+  spec: string;
+  operations: number;
+  reason?: string;
 }
 
 export class StubAdmin {
   constructor(private readonly parts: AdminParts) {}
 
-  /** GET /__admin/health */
-  health(): { status: 'ok'; spec: string; operations: number } {
+  /** GET /__admin/health: unavailable while the shared state store cannot be reached. */
+  async health(): Promise<Health> {
     const { compiled } = this.parts.version.current;
-    return { status: 'ok', spec: compiled.title, operations: compiled.operations.length };
+    const reason = (await this.parts.whole()?.problem?.()) ?? null;
+    const health: Health = { status: reason === null ? 'ok' : 'unavailable', spec: compiled.title, operations: compiled.operations.length };
+    if (reason !== null) health.reason = reason;
+    return health;
+  }
+
+  /**
+   * GET /__admin/ready: whether a load balancer should send requests here. Not once shutdown has
+   * begun; a store outage does not count, since every instance shares the store and the stub keeps
+   * answering what does not need it (health reports the outage).
+   */
+  ready(): { status: 'ready' } | { status: 'shutting down'; reason: string } {
+    return this.parts.shuttingDown() ? { status: 'shutting down', reason: 'the stub is shutting down; send new requests to another instance' } : { status: 'ready' };
   }
 
   /** GET /__admin/warnings */

@@ -29,6 +29,10 @@ const KEYS = {
 /** How long an admin change waits for every instance to acknowledge it. */
 const ACK_TIMEOUT_MS = 2_000;
 const CONNECT_TIMEOUT_MS = 3_000;
+/** How long a health check waits for Redis to answer PING. */
+const PING_TIMEOUT_MS = 1_000;
+/** What health says when Redis is away: plain words, never the client library's message (nor the URL, which may hold a password). */
+const UNREACHABLE = 'the state store (Redis) cannot be reached: stateful requests and admin reads answer 503 until it is back';
 
 // Each script runs atomically in Redis: a read sees one moment, a create of a taken id changes nothing.
 const READ_STATE = `
@@ -186,6 +190,19 @@ export class RedisWhole implements WholeServer {
       return await Promise.race([acknowledged, timeout]);
     } finally {
       this.waiting.delete(id);
+    }
+  }
+
+  async problem(): Promise<string | null> {
+    if (this.redis.status !== 'ready') return UNREACHABLE;
+    // A paused or overloaded Redis keeps the connection open and never answers: wait a bounded time.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(UNREACHABLE), PING_TIMEOUT_MS)));
+    const pong = this.redis.ping().then(() => null, () => UNREACHABLE);
+    try {
+      return await Promise.race([pong, late]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -43,6 +43,8 @@ export class Stub {
   private whole: WholeServer | null = null;
   /** --proxy: the real API requests are forwarded to; null without it. */
   readonly proxy: ProxySetup | null;
+  /** Set once shutdown begins: GET /__admin/ready answers 503 from then on. */
+  private shutdownBegun = false;
 
   private constructor(readonly options: ResolvedOptions, private readonly version: ServedVersion, warn: (line: string) => void) {
     this.outbound = new Outbound(warn);
@@ -51,7 +53,7 @@ export class Stub {
     this.recorder.onAnswered((_request, response) => {
       if (response.deliveries && !response.fault && !response.abandoned) this.outbound.send(response.deliveries);
     });
-    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, state: () => this.state, whole: () => this.whole });
+    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, state: () => this.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun });
     this.proxy = createProxy(options, () => version.current.compiled.secrets, warn);
   }
 
@@ -156,6 +158,11 @@ export class Stub {
   /** Ends every live journal stream, so open pages never hold a shutdown up. */
   endJournalWatchers(): void {
     this.recorder.endJournalWatchers();
+  }
+
+  /** Shutdown has begun: not ready for new work (the server still serves through its drain period). */
+  beginShutdown(): void {
+    this.shutdownBegun = true;
   }
 
   close(): void {

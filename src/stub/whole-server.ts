@@ -20,5 +20,10 @@ export interface WholeServer {
   drift?(): Promise<DriftReport>;
   /** Makes the change in every process; false when one of them could not. */
   changeEverywhere(change: AdminChange): Promise<boolean>;
+  /**
+   * Null while the shared state can be reached, else why not in plain words (GET /__admin/health);
+   * absent where it shares the process's fate (--workers: the primary).
+   */
+  problem?(): Promise<string | null>;
   close(): Promise<void>;
 }
