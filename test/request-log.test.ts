@@ -68,7 +68,7 @@ describe.each([['text'], ['json']] as const)('the %s request log', (format) => {
 
 describe('log line escaping beyond what HTTP headers can carry', () => {
   const request = { method: 'GET', path: '/a\u2028b\u2029c\u0085d', rawQuery: '', headers: {}, body: Buffer.alloc(0) };
-  const response = { status: 404, headers: {}, body: '', source: null, violations: ['line\u2028break'], selfCheck: [], delayMs: 0, operation: null, documented: null, fromStub: true };
+  const response = { status: 404, headers: {}, body: '', scenario: null, violations: ['line\u2028break'], selfCheck: [], delayMs: 0, operation: null, documented: null, ownAnswer: true };
 
   it('escapes the Unicode line and paragraph separators and C1 controls in text lines', () => {
     expect(formatRequestLine(request, response, 1)).toBe('GET /a\\u2028b\\u2029c\\x85d 404 1.0ms line\\u2028break');

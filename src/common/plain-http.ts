@@ -1,8 +1,8 @@
 // The plain values every layer passes around. Nothing here knows about Express or node:http:
-// adapters turn a transport request into a StubRequest (the engine's answer is engine/stub-response.ts).
+// adapters turn a transport request into a PlainRequest (the engine's answer is engine/engine-response.ts).
 
 /** A request as the engine sees it. Header names are lower-case. */
-export interface StubRequest {
+export interface PlainRequest {
   method: string;
   /** Path without the query string, still percent-encoded as received. */
   path: string;

@@ -5,15 +5,15 @@
 // document's response) becomes the documented example, else generated data; generated data its
 // own schema rejects is generated again, a bounded number of times (openapi/generate-fitting.ts).
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
-import type { BuiltResponse, Choice, SourceKind } from './engine-types.js';
+import type { BuiltResponse, Choice, ChoiceKind } from './engine-types.js';
 import { headerSafe } from '../openapi/header-value.js';
 import { generateFitting } from '../openapi/generate-fitting.js';
 import { checkBody } from './check-body.js';
 import { defaultExampleName, exampleOrGenerated } from './example-or-generated.js';
-import type { ExactJson, StubRequest } from '../common/plain-http.js';
+import type { ExactJson, PlainRequest } from '../common/plain-http.js';
 import { latin1Text } from '../common/bytes.js';
 
-export function buildResponse(operation: CompiledOperation, choice: Choice, request: StubRequest, body: ExactJson | null): BuiltResponse {
+export function buildResponse(operation: CompiledOperation, choice: Choice, request: PlainRequest, body: ExactJson | null): BuiltResponse {
   switch (choice.kind) {
     case 'scenario': {
       const { scenario, plan } = choice;
@@ -23,8 +23,8 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
         headers: plan ? { ...plan.sampleHeaders, ...scenario.headers } : scenario.headers,
         body: scenario.body,
         exact: false,
-        sourceKind: 'scenario',
-        source: scenario.name,
+        choiceKind: 'scenario',
+        scenario: scenario.name,
         plan,
         bodyViolations: null,
       };
@@ -41,7 +41,7 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
 }
 
 /** The body of an answer from the state: the item (or list) projected onto the documented response. */
-function fromState(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest, value: unknown): BuiltResponse {
+function fromState(operation: CompiledOperation, plan: ResponsePlan, request: PlainRequest, value: unknown): BuiltResponse {
   const body = plan.project ? plan.project(value, () => fallbackValue(operation, plan, request)) : plan.schemaPointer ? fallbackValue(operation, plan, request) : undefined;
   const answer: BuiltResponse = { ...built(plan, plan.status, body, 'state', 'state'), exact: true };
   // Stored items may come from PUT /__admin/state or an older document: check them like echoes.
@@ -49,7 +49,7 @@ function fromState(operation: CompiledOperation, plan: ResponsePlan, request: St
   return answer;
 }
 
-function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest, body: ExactJson): BuiltResponse {
+function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status: number, request: PlainRequest, body: ExactJson): BuiltResponse {
   const source = body.exact ?? body.value;
   const answerWithout = () => buildResponse(operation, exampleOrGenerated(plan, status), request, null);
   // A body that shares no field with the answer (`{merchantAccount}` asking for payment methods)
@@ -66,7 +66,7 @@ function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status
 }
 
 /** What fills a required field the request does not hold: the first example, else generated data. */
-function fallbackValue(operation: CompiledOperation, plan: ResponsePlan, request: StubRequest): unknown {
+function fallbackValue(operation: CompiledOperation, plan: ResponsePlan, request: PlainRequest): unknown {
   const name = defaultExampleName(plan);
   return name === null ? generated(operation, plan, requestKey(request), false) : plan.examples.get(name);
 }
@@ -76,7 +76,7 @@ function exampleAnswer(plan: ResponsePlan, status: number, name: string): BuiltR
   return built(plan, status, body, 'example', `example:${headerSafe(name)}`);
 }
 
-function generatedAnswer(operation: CompiledOperation, plan: ResponsePlan, status: number, request: StubRequest, dynamic: boolean): BuiltResponse {
+function generatedAnswer(operation: CompiledOperation, plan: ResponsePlan, status: number, request: PlainRequest, dynamic: boolean): BuiltResponse {
   const { value, violations, capped } = generateFitting(operation.generate, plan, requestKey(request), dynamic, operation.generationCapped);
   const answer = built(plan, status, value, 'generated', 'generated');
   answer.bodyViolations = violations;
@@ -86,7 +86,7 @@ function generatedAnswer(operation: CompiledOperation, plan: ResponsePlan, statu
 }
 
 /** Seeded generation keys on the request itself, so the answer does not depend on request order. */
-function requestKey(request: StubRequest): string {
+function requestKey(request: PlainRequest): string {
   return `${request.method} ${request.path}?${request.rawQuery} ${latin1Text(request.body)}`;
 }
 
@@ -95,6 +95,6 @@ function generated(operation: CompiledOperation, plan: ResponsePlan, key: string
   return operation.generate(plan.schemaPointer, key, dynamic);
 }
 
-function built(plan: ResponsePlan, status: number, body: unknown, sourceKind: SourceKind, source: string): BuiltResponse {
-  return { status, contentType: plan.contentType, headers: plan.sampleHeaders, body, exact: false, sourceKind, source, plan, bodyViolations: null };
+function built(plan: ResponsePlan, status: number, body: unknown, choiceKind: ChoiceKind, scenario: string): BuiltResponse {
+  return { status, contentType: plan.contentType, headers: plan.sampleHeaders, body, exact: false, choiceKind, scenario, plan, bodyViolations: null };
 }

@@ -3,10 +3,10 @@
 // If-None-Match names it is answered 304 with no body: a client's cache works against the stub.
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { fnv1a } from '../generate/seeded-random.js';
-import type { StubResponse } from './stub-response.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { EngineResponse } from './engine-response.js';
+import type { PlainRequest } from '../common/plain-http.js';
 
-export function conditionalGet(operation: CompiledOperation, request: StubRequest, response: StubResponse): StubResponse {
+export function conditionalGet(operation: CompiledOperation, request: PlainRequest, response: EngineResponse): EngineResponse {
   if (request.method !== 'GET' && request.method !== 'HEAD') return response;
   if (response.status < 200 || response.status >= 300 || response.fault !== undefined || !documentsEtag(operation)) return response;
   const etag = `"${fnv1a(response.body).toString(16)}-${response.body.length.toString(16)}"`;

@@ -1,7 +1,7 @@
 // The values the engine's stages hand each other, in one file of types so that no stage imports
 // another for its types: a refusal, the client's selection, the chosen answer, the built body,
-// and stateful mode's stored resources and changes. (The engine's output, StubResponse, is in
-// stub-response.ts.)
+// and stateful mode's stored resources and changes. (The engine's output, EngineResponse, is in
+// engine-response.ts.)
 import type { ResponsePlan } from '../openapi/compiled-model.js';
 import type { ResourceActionKind } from '../openapi/compile-resources.js';
 import type { Fault } from '../common/faults.js';
@@ -13,7 +13,7 @@ export interface Refusal {
   message: string;
   violations: string[];
   /** True when the answer is the stub's own (routing, selection), never the API's documented error. */
-  fromStub?: boolean;
+  ownAnswer?: boolean;
   headers?: Record<string, string>;
   /** Extra problem+json members, e.g. the known scenario names. */
   extra?: Record<string, unknown>;
@@ -32,7 +32,7 @@ export interface Selection {
 }
 
 /** What makes an answer's body: a fixture, a documented example, generated data, the request echoed, or the stored resources (stateful mode). */
-export type SourceKind = 'scenario' | 'example' | 'generated' | 'echo' | 'state';
+export type ChoiceKind = 'scenario' | 'example' | 'generated' | 'echo' | 'state';
 
 export type Choice =
   | { kind: 'scenario'; scenario: Scenario; plan: ResponsePlan | null }
@@ -52,9 +52,9 @@ export interface BuiltResponse {
   body: unknown;
   exact: boolean;
   /** What made the body; fixture and example bodies were checked against the spec at start-up. */
-  sourceKind: SourceKind;
+  choiceKind: ChoiceKind;
   /** The X-Mock-Scenario value: the scenario name, `example:<name>`, `echo` or `generated`. */
-  source: string;
+  scenario: string;
   /** The documented response this answer is; null for a scenario whose status is undocumented. */
   plan: ResponsePlan | null;
   /** The body's violations of its schema when the builder already checked it (echoes), else null. */

@@ -4,7 +4,7 @@
 // the stub's own (a redirect to another host, a download server, is left as documented). Where the answer
 // documents a `Link` header (RFC 8288), the pagination links are built for this request's page
 // instead, and stop after a few pages, so a client that follows `next` until it is gone ends.
-import type { StubRequest } from '../common/plain-http.js';
+import type { PlainRequest } from '../common/plain-http.js';
 import type { BuiltResponse } from './engine-types.js';
 
 /** How many pages a paginated list has in the stateless mode. */
@@ -12,9 +12,9 @@ export const STATELESS_PAGES = 3;
 
 const ABSOLUTE_URL = /\bhttps?:\/\/[^/\s<>;,"]+/gi;
 
-export function keepLinksOnStub(answer: BuiltResponse, request: StubRequest, query: URLSearchParams, serverOrigins: readonly string[]): BuiltResponse {
+export function keepLinksOnStub(answer: BuiltResponse, request: PlainRequest, query: URLSearchParams, serverOrigins: readonly string[]): BuiltResponse {
   const plan = answer.plan;
-  if (plan === null || answer.sourceKind === 'scenario') return answer;
+  if (plan === null || answer.choiceKind === 'scenario') return answer;
   const origin = stubOrigin(request);
   const documentsLink = plan.headers.some((header) => header.name === 'link');
   const link = answer.headers.link;
@@ -29,7 +29,7 @@ export function keepLinksOnStub(answer: BuiltResponse, request: StubRequest, que
 }
 
 /** `http://<Host>` as the client reached the stub; null when the request named no host. */
-function stubOrigin(request: StubRequest): string | null {
+function stubOrigin(request: PlainRequest): string | null {
   const host = request.headers.host;
   if (typeof host !== 'string' || !/^[A-Za-z0-9.\-:[\]]+$/.test(host)) return null;
   return `http://${host}`;

@@ -4,14 +4,14 @@
 // fast-deep-equal (Ajv's own) rather than node:util: the engine also runs in a browser (src/fetch/).
 import deepEqual from 'fast-deep-equal';
 import type { Scenario, ScenarioMatch } from './scenario.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { PlainRequest } from '../common/plain-http.js';
 import { isObject } from '../common/json-value.js';
 
 /** What of the request a `match` can name, read once by the pipeline. */
 export interface MatchInput {
   pathParams: Record<string, string>;
   query: URLSearchParams;
-  headers: StubRequest['headers'];
+  headers: PlainRequest['headers'];
   /** The parsed JSON body (doubles); undefined when the request has no JSON body. */
   body: unknown;
 }

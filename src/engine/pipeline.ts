@@ -23,8 +23,8 @@ import { conditionalGet } from './conditional-get.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import type { Resources } from '../openapi/compile-resources.js';
 import { planDeliveries } from './plan-deliveries.js';
-import type { StubRequest } from '../common/plain-http.js';
-import type { StubResponse } from './stub-response.js';
+import type { PlainRequest } from '../common/plain-http.js';
+import type { EngineResponse } from './engine-response.js';
 
 /** What the pipeline reads besides the request; swapped whole on reload. */
 export interface EngineState {
@@ -43,14 +43,14 @@ export interface EngineState {
 const NO_QUERY = new URLSearchParams();
 
 /** `stored`: in stateful mode, the resources as they are now (the caller applies `stateChange`). */
-export function handleRequest(state: EngineState, request: StubRequest, stored?: StoredState): StubResponse {
+export function handleRequest(state: EngineState, request: PlainRequest, stored?: StoredState): EngineResponse {
   const response = answer(state, request, stored);
   // --delay simulates the network for every answer; a refusal waits as long as a served answer.
-  if (response.source === null && state.defaultDelayMs > 0) response.delayMs = state.defaultDelayMs;
+  if (response.scenario === null && state.defaultDelayMs > 0) response.delayMs = state.defaultDelayMs;
   return response;
 }
 
-function answer(state: EngineState, request: StubRequest, stored: StoredState | undefined): StubResponse {
+function answer(state: EngineState, request: PlainRequest, stored: StoredState | undefined): EngineResponse {
   // 1. Route: which operation, or 404 / 405. A body over the size limit is refused first, in the
   //    operation's own error shape when one matched: the rest of it was never read.
   const routed = route(state.compiled.routes, request);
@@ -98,20 +98,20 @@ function answer(state: EngineState, request: StubRequest, stored: StoredState | 
   // 7. What goes out once a successful answer is sent: webhooks the fixtures name, callbacks.
   const fired = webhooksToFire(state.triggers?.get(operation.key), scenario?.webhooks);
   const sendsOut = (fired.length > 0 || operation.callbacks.length > 0) && isSuccessStatus(answer.status) && fault === undefined;
-  const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.source };
+  const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.scenario };
   if (answer.body !== undefined && answer.contentType) headers['content-type'] = answer.contentType;
   // 8. A conditional GET whose ETag still matches is a 304.
   return conditionalGet(operation, request, {
     status: answer.status,
     headers,
     body: answer.body === undefined ? '' : serializeBody(answer.body, answer.exact, answer.contentType, answer.plan?.writeXml ?? null),
-    source: answer.source,
+    scenario: answer.scenario,
     violations: [],
     selfCheck: problems,
     delayMs: selection.delayMs ?? scenario?.delayMs ?? state.defaultDelayMs,
     operation,
     documented: answer.plan,
-    fromStub: false,
+    ownAnswer: false,
     fault,
     deliveries: sendsOut ? planDeliveries(state.compiled.webhooks, fired, operation, request, body, pathParams, query) : undefined,
     stateChange: choice.kind === 'state' ? choice.change : null,
@@ -139,7 +139,7 @@ function choosesNothing(selection: Selection, scenarios: ReadonlyMap<string, unk
  * example=usernameIsEmpty`, or Prism's `?__code=422&__example=…`): a client that sends an invalid
  * form on purpose can pick which documented error it sees. A name for another status is ignored.
  */
-function exampleAskedFor(request: StubRequest, query: URLSearchParams, status: number): string | null {
+function exampleAskedFor(request: PlainRequest, query: URLSearchParams, status: number): string | null {
   const selection = readSelection(request, query);
   if (isRefusal(selection) || selection.example === null) return null;
   return selection.code === null || selection.code === status ? selection.example : null;

@@ -1,5 +1,5 @@
 // Stage 7: what the stub sends out after a successful answer (stateless: the engine only plans,
-// the deliver/ layer sends). The webhooks a fixture names for this operation or for the scenario
+// outbound/ sends). The webhooks a fixture names for this operation or for the scenario
 // that answered, and the operation's callbacks to the URL their runtime expression reads from the
 // request. Each payload is valid for its schema: the request's own body when it fits, else the
 // documented example, else generated data.
@@ -7,7 +7,7 @@ import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { OutboundPlan } from '../openapi/compile-outbound.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { valueAtPointer } from '../common/json-pointer.js';
-import type { ExactJson, StubRequest } from '../common/plain-http.js';
+import type { ExactJson, PlainRequest } from '../common/plain-http.js';
 import { latin1Text } from '../common/bytes.js';
 
 /** One request the stub will make. */
@@ -25,7 +25,7 @@ export function planDeliveries(
   webhooks: ReadonlyMap<string, OutboundPlan>,
   names: readonly string[],
   operation: CompiledOperation,
-  request: StubRequest,
+  request: PlainRequest,
   body: ExactJson | null,
   pathParams: Record<string, string>,
   query: URLSearchParams,
@@ -43,13 +43,13 @@ export function planDeliveries(
 }
 
 /** The request for a webhook or callback; `sent`, when given, is the payload a client asked for (checked by the caller). */
-export function requestFor(plan: OutboundPlan, request: StubRequest | null, body: ExactJson | null): Pick<Delivery, 'method' | 'headers' | 'body'> {
+export function requestFor(plan: OutboundPlan, request: PlainRequest | null, body: ExactJson | null): Pick<Delivery, 'method' | 'headers' | 'body'> {
   const headers: Record<string, string> = { ...plan.headers };
   if (plan.contentType) headers['content-type'] = plan.contentType;
   return { method: plan.method, headers, body: payload(plan, request, body) };
 }
 
-function payload(plan: OutboundPlan, request: StubRequest | null, body: ExactJson | null): string {
+function payload(plan: OutboundPlan, request: PlainRequest | null, body: ExactJson | null): string {
   if (plan.contentType === null) return '';
   if (body !== null && (plan.validate === null || plan.validate(body.value, body.rawNumbers).length === 0)) {
     return stringifyExact(body.exact ?? body.value, body.exact !== undefined);
@@ -63,7 +63,7 @@ function payload(plan: OutboundPlan, request: StubRequest | null, body: ExactJso
  * An OpenAPI runtime expression (`{$request.body#/callbackUrl}`, `http://x/{$request.query.id}`)
  * with its values from the request; null when one of them is missing.
  */
-export function resolveExpression(expression: string, request: StubRequest, body: ExactJson | null, pathParams: Record<string, string>, query: URLSearchParams): string | null {
+export function resolveExpression(expression: string, request: PlainRequest, body: ExactJson | null, pathParams: Record<string, string>, query: URLSearchParams): string | null {
   const whole = expression.startsWith('$') ? `{${expression}}` : expression;
   let missing = false;
   const url = whole.replace(/\{(\$[^}]+)\}/g, (_match, inner: string) => {
@@ -74,7 +74,7 @@ export function resolveExpression(expression: string, request: StubRequest, body
   return missing ? null : url;
 }
 
-function expressionValue(expression: string, request: StubRequest, body: ExactJson | null, pathParams: Record<string, string>, query: URLSearchParams): string | null {
+function expressionValue(expression: string, request: PlainRequest, body: ExactJson | null, pathParams: Record<string, string>, query: URLSearchParams): string | null {
   if (expression === '$method') return request.method;
   if (expression === '$url') return request.path + (request.rawQuery ? `?${request.rawQuery}` : '');
   const match = /^\$request\.(body|query|header|path)(?:[.#](.*))?$/.exec(expression);

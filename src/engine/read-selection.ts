@@ -6,7 +6,7 @@
 import type { Refusal, Selection } from './engine-types.js';
 import { selectionRefusals } from './refusals.js';
 import { FAULTS, isFault } from '../common/faults.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { PlainRequest } from '../common/plain-http.js';
 
 export const MAX_DELAY_MS = 60_000;
 
@@ -15,7 +15,7 @@ const NONE: Selection = { scenario: null, code: null, example: null, dynamic: fa
 /** Prism's query selectors and the Prefer preference each one stands for. */
 const QUERY_SELECTORS = [['__code', 'code'], ['__example', 'example'], ['__dynamic', 'dynamic']] as const;
 
-export function readSelection(request: StubRequest, query: URLSearchParams): Selection | Refusal {
+export function readSelection(request: PlainRequest, query: URLSearchParams): Selection | Refusal {
   const { headers } = request;
   const scenario = single(headers['x-mock-scenario']);
   const prefer = headers.prefer;

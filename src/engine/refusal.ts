@@ -6,7 +6,7 @@ import type { CompiledOperation, RenderedError } from '../openapi/compiled-model
 import { serializeBody } from './serialize-body.js';
 import { problem } from '../openapi/problem-details.js';
 import { documentedResponse } from '../openapi/documented-response.js';
-import type { StubResponse } from './stub-response.js';
+import type { EngineResponse } from './engine-response.js';
 import type { Refusal } from './engine-types.js';
 
 /**
@@ -26,9 +26,9 @@ export function isRefusal(value: unknown): value is Refusal {
 }
 
 /** `example`: a documented example of the refusal's status the client asked for by name, if any. */
-export function refusalResponse(refusal: Refusal, operation: CompiledOperation | null, example: string | null = null): StubResponse {
-  const ownError = operation !== null && !refusal.fromStub;
-  const rendered = (ownError && example !== null ? namedExample(operation, refusal.status, example) : null) ?? (ownError
+export function refusalResponse(refusal: Refusal, operation: CompiledOperation | null, example: string | null = null): EngineResponse {
+  const inApiShape = operation !== null && !refusal.ownAnswer;
+  const rendered = (inApiShape && example !== null ? namedExample(operation, refusal.status, example) : null) ?? (inApiShape
     ? operation.renderError(refusal.status, refusal.message, refusal.violations)
     : problem(refusal.status, refusal.message, refusal.violations, refusal.extra));
   // The refusal's own headers (WWW-Authenticate naming the scheme that failed) win over samples.
@@ -38,13 +38,13 @@ export function refusalResponse(refusal: Refusal, operation: CompiledOperation |
     status: refusal.status,
     headers,
     body: rendered.body === undefined ? '' : serializeBody(rendered.body, false, rendered.contentType, null),
-    source: null,
+    scenario: null,
     violations: refusal.violations.length > 0 ? refusal.violations : [refusal.message],
     selfCheck: [],
     delayMs: 0,
     operation,
-    documented: ownError ? documentedResponse(operation.responses, refusal.status) : null,
-    fromStub: refusal.fromStub === true,
+    documented: inApiShape ? documentedResponse(operation.responses, refusal.status) : null,
+    ownAnswer: refusal.ownAnswer === true,
   };
 }
 

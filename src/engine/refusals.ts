@@ -1,6 +1,6 @@
 // Every refusal the stub makes, by name, one small catalogue per stage (as Prism's
 // `router/errors.ts` and `mocker/errors.ts`): a stage says which refusal it makes, and the wording,
-// status and headers live here, where a reader finds them all. `fromStub` refusals are the stub's
+// status and headers live here, where a reader finds them all. `ownAnswer` refusals are the stub's
 // own (problem+json); the others are the API's contract, answered in its documented error shape.
 import { refuse, SELECTION_ERROR_STATUS } from './refusal.js';
 import type { Refusal } from './engine-types.js';
@@ -8,9 +8,9 @@ import type { Refusal } from './engine-types.js';
 // 1. Route
 export const routeRefusals = {
   methodNotAllowed: (method: string, path: string, allow: readonly string[]): Refusal =>
-    refuse(405, `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { fromStub: true, headers: { allow: allow.join(', ') } }),
-  badPath: (reason: string): Refusal => refuse(400, reason, { fromStub: true }),
-  noOperation: (method: string, path: string): Refusal => refuse(404, `no operation of the spec matches ${method} ${path}`, { fromStub: true }),
+    refuse(405, `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { ownAnswer: true, headers: { allow: allow.join(', ') } }),
+  badPath: (reason: string): Refusal => refuse(400, reason, { ownAnswer: true }),
+  noOperation: (method: string, path: string): Refusal => refuse(404, `no operation of the spec matches ${method} ${path}`, { ownAnswer: true }),
 };
 
 // 2. Authenticate
@@ -29,7 +29,7 @@ export const requestRefusals = {
 };
 
 // 4. Select: the client's steering headers, then the answer they name
-const selectionError = (message: string, extra?: Record<string, unknown>): Refusal => refuse(SELECTION_ERROR_STATUS, message, { fromStub: true, extra });
+const selectionError = (message: string, extra?: Record<string, unknown>): Refusal => refuse(SELECTION_ERROR_STATUS, message, { ownAnswer: true, extra });
 
 export const selectionRefusals = {
   emptyScenarioHeader: (): Refusal => selectionError('X-Mock-Scenario is empty; name a scenario (GET /__admin/scenarios lists them)'),
@@ -47,7 +47,7 @@ export const selectionRefusals = {
   noSuccess: (operationKey: string): Refusal => selectionError(`${operationKey} documents no success response to serve; choose one with Prefer: code=<status>`),
   notAcceptable: (named: string | null, accept: string, documented: Array<string | null>): Refusal =>
     refuse(406, `no documented media type${named === null ? '' : ` with an example "${named}"`} of this response is acceptable for Accept: ${accept}; documented: ${documented.join(', ')}`, {
-      fromStub: true,
+      ownAnswer: true,
       extra: { documentedMediaTypes: documented },
     }),
 };
@@ -57,19 +57,19 @@ export const stateRefusals = {
   full: (resource: string, max: number): Refusal => selectionError(`${resource} holds ${max} items, the most the stub keeps; delete some (or DELETE /__admin/state)`),
   /** `documented`: the API documents this status, so it answers in its own shape. */
   itemExists: (resource: string, idField: string, id: string, status: 400 | 409, documented: boolean): Refusal =>
-    refuse(status, `${resource}: an item with ${idField} ${id} already exists`, { fromStub: !documented }),
+    refuse(status, `${resource}: an item with ${idField} ${id} already exists`, { ownAnswer: !documented }),
   noItem: (resource: string, idParam: string, id: string, documented: boolean): Refusal =>
-    refuse(404, `${resource}: no item with ${idParam} ${id}`, { fromStub: !documented }),
+    refuse(404, `${resource}: no item with ${idParam} ${id}`, { ownAnswer: !documented }),
 };
 
 // Around the engine: the server's own limits and failures
 export const serverRefusals = {
   /** A shared store (Redis) that did not answer: the client may retry. */
   storeUnavailable: (reason: string): Refusal =>
-    refuse(503, `the state store did not answer (${reason}); retry when it is back`, { fromStub: true, headers: { 'retry-after': '1' } }),
+    refuse(503, `the state store did not answer (${reason}); retry when it is back`, { ownAnswer: true, headers: { 'retry-after': '1' } }),
   tooManyOwed: (max: number): Refusal =>
-    refuse(429, `more than ${max} delayed or held answers are already waiting; retry later`, { fromStub: true, headers: { 'retry-after': '1' } }),
-  internalError: (): Refusal => refuse(500, 'the stub failed to handle this request; see its log', { fromStub: true }),
+    refuse(429, `more than ${max} delayed or held answers are already waiting; retry later`, { ownAnswer: true, headers: { 'retry-after': '1' } }),
+  internalError: (): Refusal => refuse(500, 'the stub failed to handle this request; see its log', { ownAnswer: true }),
   /** --proxy: the stub's own 502 or 504 for the real API's answer (the API documents neither). */
-  gateway: (status: number, detail: string): Refusal => refuse(status, `plant-store-stub (proxy): ${detail}`, { fromStub: true }),
+  gateway: (status: number, detail: string): Refusal => refuse(status, `plant-store-stub (proxy): ${detail}`, { ownAnswer: true }),
 };

@@ -4,14 +4,14 @@ import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { RouteTable } from '../openapi/route-table.js';
 import type { Refusal } from './engine-types.js';
 import { routeRefusals } from './refusals.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { PlainRequest } from '../common/plain-http.js';
 
 export interface Routed {
   operation: CompiledOperation;
   pathParams: Record<string, string>;
 }
 
-export function route(routes: RouteTable<CompiledOperation>, request: StubRequest): Routed | Refusal {
+export function route(routes: RouteTable<CompiledOperation>, request: PlainRequest): Routed | Refusal {
   const match = routes.match(request.method, request.path);
   switch (match.kind) {
     case 'operation':

@@ -13,7 +13,7 @@ export function selfCheck(response: BuiltResponse, operationKey: string): string
   // data are what can break the schema per request. The builder already checked echoes (to
   // choose their fallback) and answers from the state.
   if (response.bodyViolations) problems.push(...response.bodyViolations);
-  else if (response.sourceKind === 'generated') problems.push(...checkBody(response));
+  else if (response.choiceKind === 'generated') problems.push(...checkBody(response));
   for (const header of plan.headers) {
     const value = response.headers[header.name];
     if (value === undefined) {

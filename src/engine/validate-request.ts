@@ -6,11 +6,11 @@ import { baseMediaType } from '../openapi/media-types.js';
 import { JsonSyntaxError, parseExactJson } from '../common/exact-json.js';
 import type { Refusal } from './engine-types.js';
 import { requestRefusals } from './refusals.js';
-import type { ExactJson, StubRequest } from '../common/plain-http.js';
+import type { ExactJson, PlainRequest } from '../common/plain-http.js';
 import { strictUtf8 } from '../common/bytes.js';
 
 /** A form body: read into an object (multipart parts come parsed from the adapter), then validated. */
-function readForm(form: FormPlan, request: StubRequest, violations: string[]): ExactJson | null {
+function readForm(form: FormPlan, request: PlainRequest, violations: string[]): ExactJson | null {
   const multipart = request.multipart;
   if (form.kind === 'multipart' && (multipart === undefined || 'error' in multipart)) {
     violations.push(`/: the multipart body cannot be read${multipart ? `: ${multipart.error}` : ''}`);
@@ -35,7 +35,7 @@ function hasBom(body: Uint8Array): boolean {
 /** The parsed body when the request is valid (null for an operation or request without one). */
 export function validateRequest(
   operation: CompiledOperation,
-  request: StubRequest,
+  request: PlainRequest,
   pathParams: Record<string, string>,
   query: URLSearchParams,
 ): ExactJson | null | Refusal {
@@ -51,7 +51,7 @@ export function validateRequest(
  * The documented media type the request's body is in: null when there is no body, a violation
  * (text) when the operation documents no body or not this media type.
  */
-function mediaOf(operation: CompiledOperation, request: StubRequest): MediaPlan | null | string {
+function mediaOf(operation: CompiledOperation, request: PlainRequest): MediaPlan | null | string {
   if (request.body.length === 0) return null;
   if (!operation.body || operation.body.media.length === 0) return '/: this operation takes no request body; send none';
   const contentType = String(request.headers['content-type'] ?? '');
@@ -61,7 +61,7 @@ function mediaOf(operation: CompiledOperation, request: StubRequest): MediaPlan 
   return `/: the content type ${contentType === '' ? 'is missing' : `"${contentType}" is not accepted`}; send ${accepted}`;
 }
 
-function readBody(required: boolean, plan: MediaPlan | null, request: StubRequest, violations: string[]): ExactJson | null {
+function readBody(required: boolean, plan: MediaPlan | null, request: PlainRequest, violations: string[]): ExactJson | null {
   if (plan === null) {
     if (required) violations.push('/: a request body is required');
     return null;

@@ -5,10 +5,10 @@ import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import type { CoverageReport } from '../record/coverage.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { routeRefusals } from '../engine/refusals.js';
-import type { StubResponse } from '../engine/stub-response.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { EngineResponse } from '../engine/engine-response.js';
+import type { PlainRequest } from '../common/plain-http.js';
 import { resolveFetchOptions, type FetchHandlerOptions } from './fetch-options.js';
-import { locate, toStubRequest } from './fetch-request.js';
+import { locate, toPlainRequest } from './fetch-request.js';
 import { never, toResponse, waitFor } from './fetch-response.js';
 import { InMemoryStub } from './in-memory-stub.js';
 
@@ -47,12 +47,12 @@ export async function createFetchHandler(options: FetchHandlerOptions): Promise<
     //    body for whoever handles it next), then the body (bounded) and multipart parts.
     const target = locate(request, resolved.base);
     if (resolved.passthrough && (target === null || !stub.knows(request.method, target.path))) return undefined;
-    const stubRequest = target && (await toStubRequest(request, target, resolved.maxBodyBytes));
+    const plainRequest = target && (await toPlainRequest(request, target, resolved.maxBodyBytes));
     // 2. Answer: the engine's pipeline (or the stub's 404 for a URL outside the base URL).
-    const seen = stubRequest ?? outside(request);
-    const response = stubRequest ? stub.handle(stubRequest) : refusalResponse(routeRefusals.noOperation(request.method, request.url), null);
+    const seen = plainRequest ?? outside(request);
+    const response = plainRequest ? stub.handle(plainRequest) : refusalResponse(routeRefusals.noOperation(request.method, request.url), null);
     // 3. Deliver: after its delay, or never (the timeout fault); recorded once, as the server does.
-    const done = (delivered: StubResponse) => stub.record(seen, delivered, performance.now() - started);
+    const done = (delivered: EngineResponse) => stub.record(seen, delivered, performance.now() - started);
     try {
       if (response.fault === 'timeout') {
         done(response);
@@ -85,7 +85,7 @@ export async function createFetchHandler(options: FetchHandlerOptions): Promise<
 }
 
 /** A request outside the base URL, journaled as it came. */
-function outside(request: Request): StubRequest {
+function outside(request: Request): PlainRequest {
   const url = new URL(request.url);
   return { method: request.method, path: url.pathname, rawQuery: url.search.slice(1), headers: {}, body: new Uint8Array(0) };
 }

@@ -1,7 +1,7 @@
-// The fetch adapter's way in: a standard Request read into the engine's plain StubRequest, as
+// The fetch adapter's way in: a standard Request read into the engine's plain PlainRequest, as
 // serve-request.ts reads a node:http request: the path under the base URL, the raw query, lower-case
 // headers, the body bytes (bounded), a multipart body split into its parts.
-import type { FormPart, StubRequest } from '../common/plain-http.js';
+import type { FormPart, PlainRequest } from '../common/plain-http.js';
 import type { BaseUrl } from './fetch-options.js';
 
 /** Where a request goes, read from its URL alone (its body is not touched). */
@@ -18,16 +18,16 @@ export function locate(request: Request, base: BaseUrl): Target | null {
 }
 
 /** The request as the engine sees it. */
-export async function toStubRequest(request: Request, { path, rawQuery }: Target, maxBodyBytes: number): Promise<StubRequest> {
+export async function toPlainRequest(request: Request, { path, rawQuery }: Target, maxBodyBytes: number): Promise<PlainRequest> {
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
   const { body, exceeded } = await readBody(request, maxBodyBytes);
-  const stubRequest: StubRequest = { method: request.method, path, rawQuery, headers, body };
-  if (exceeded) stubRequest.bodyLimitExceeded = maxBodyBytes;
-  else if (body.length > 0 && /^\s*multipart\/form-data\s*(;|$)/i.test(headers['content-type'] ?? '')) stubRequest.multipart = await readParts(body, headers['content-type']);
-  return stubRequest;
+  const plainRequest: PlainRequest = { method: request.method, path, rawQuery, headers, body };
+  if (exceeded) plainRequest.bodyLimitExceeded = maxBodyBytes;
+  else if (body.length > 0 && /^\s*multipart\/form-data\s*(;|$)/i.test(headers['content-type'] ?? '')) plainRequest.multipart = await readParts(body, headers['content-type']);
+  return plainRequest;
 }
 
 /** The request's path with the base URL's path taken off, at a segment boundary; null outside it. */
@@ -78,7 +78,7 @@ const MAX_PARTS = 1000;
  * alike); a file part's content is kept as its text. Its error messages are the runtime's, so
  * they differ from the server's busboy messages for the same broken body.
  */
-async function readParts(body: Uint8Array, contentType: string): Promise<StubRequest['multipart']> {
+async function readParts(body: Uint8Array, contentType: string): Promise<PlainRequest['multipart']> {
   let form: FormData;
   try {
     form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();

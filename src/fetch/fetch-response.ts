@@ -1,7 +1,7 @@
-// The fetch adapter's way out: the engine's StubResponse as a standard Response, after its delay,
+// The fetch adapter's way out: the engine's EngineResponse as a standard Response, after its delay,
 // with the faults a client's resilience test asks for made of what fetch has (a network error, a
 // body that breaks off, an answer that never comes). The counterpart of serve-request.ts's send.
-import type { StubResponse } from '../engine/stub-response.js';
+import type { EngineResponse } from '../engine/engine-response.js';
 
 /** Statuses whose Response may carry no body (the Fetch standard's null body statuses). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -27,7 +27,7 @@ export function waitFor(ms: number, signal: AbortSignal): Promise<void> {
  * The answer as a Response; a header value fetch refuses (outside Latin-1) throws, for the caller
  * to answer its 500 instead, as the server does when Node refuses one.
  */
-export function toResponse(response: StubResponse, method: string): Response {
+export function toResponse(response: EngineResponse, method: string): Response {
   const headers = new Headers(response.headers);
   const body = method === 'HEAD' || NULL_BODY.has(response.status) ? null : response.body;
   switch (response.fault) {

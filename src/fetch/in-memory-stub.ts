@@ -18,12 +18,12 @@ import { parseYamlFile } from '../config/parse-yaml.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
-import type { StubResponse } from '../engine/stub-response.js';
+import type { EngineResponse } from '../engine/engine-response.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import type { CoverageReport } from '../record/coverage.js';
 import { Recorder } from '../stub/recorder.js';
 import { LocalStateStore } from '../stub/state-store.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { PlainRequest } from '../common/plain-http.js';
 import type { ResolvedFetchOptions } from './fetch-options.js';
 
 /** Files are the server's business: a document given as a value must hold everything itself. */
@@ -65,7 +65,7 @@ export class InMemoryStub {
   }
 
   /** Runs the pipeline; in stateful mode its change is applied before the answer leaves. */
-  handle(request: StubRequest): StubResponse {
+  handle(request: PlainRequest): EngineResponse {
     try {
       if (this.store === null) return handleRequest(this.current, request);
       const response = handleRequest(this.current, request, this.store.read());
@@ -77,13 +77,13 @@ export class InMemoryStub {
   }
 
   /** A bug of ours must still not leak internals to the client: report it, answer a plain problem. */
-  internalError(request: StubRequest, error: unknown): StubResponse {
+  internalError(request: PlainRequest, error: unknown): EngineResponse {
     this.options.warn(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
     return refusalResponse(serverRefusals.internalError(), null);
   }
 
   /** Called once per answered request, after its answer was handed over. */
-  record(request: StubRequest, response: StubResponse, durationMs: number): void {
+  record(request: PlainRequest, response: EngineResponse, durationMs: number): void {
     this.recorder.answered(request, response, durationMs);
   }
 

@@ -1,8 +1,8 @@
-// One request on its way through the node:http adapter: what every step of delivery needs
+// One request on its way through the node:http adapter: what every step of answering needs
 // (serve-request.ts, and proxy-exchange.ts for --proxy), passed as one value.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Stub } from '../stub/stub.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { PlainRequest } from '../common/plain-http.js';
 import type { InFlight } from './in-flight.js';
 
 export interface ServeSettings {
@@ -16,6 +16,6 @@ export interface Exchange {
   req: IncomingMessage;
   res: ServerResponse;
   settings: ServeSettings;
-  request: StubRequest;
+  request: PlainRequest;
   started: number;
 }

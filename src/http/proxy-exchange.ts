@@ -11,7 +11,7 @@ import type { ProxySetup } from '../proxy/proxy-setup.js';
 import { RECORD_BODY_CAP, type FixtureRecorder } from '../proxy/record-fixtures.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
-import type { ProxyNote, StubResponse } from '../engine/stub-response.js';
+import type { ProxyNote, EngineResponse } from '../engine/engine-response.js';
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import { applyCors } from './cors.js';
 import type { Exchange } from './exchange.js';
@@ -19,7 +19,7 @@ import type { Exchange } from './exchange.js';
 /** Where a proxied exchange ends when the stub answers itself: the mock (a fallback notes why), or a ready answer. */
 export interface ProxyExits {
   mock(note?: ProxyNote): void;
-  send(response: StubResponse): void;
+  send(response: EngineResponse): void;
 }
 
 /** X-Mock-Violations is at most this long: a count and the first messages. */
@@ -64,7 +64,7 @@ export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: Proxy
 }
 
 /** The stub's own 502/504: problem+json that says it came from the stub (the API documents neither). */
-function gatewayProblem(status: number, detail: string, operation: CompiledOperation | null, violations: string[], note: ProxyNote): StubResponse {
+function gatewayProblem(status: number, detail: string, operation: CompiledOperation | null, violations: string[], note: ProxyNote): EngineResponse {
   const response = refusalResponse(serverRefusals.gateway(status, detail), operation);
   return { ...response, violations, proxy: note };
 }
@@ -173,8 +173,8 @@ function recordFixture(recorder: FixtureRecorder, forward: Extract<ProxyDecision
 }
 
 /** The journal's view of a relayed answer: its outcome, never its body. */
-function recorded(status: number, operation: CompiledOperation | null, plan: ResponsePlan | null, violations: string[], note: ProxyNote, abandoned: boolean): StubResponse {
-  return { status, headers: {}, body: '', source: null, violations, selfCheck: [], delayMs: 0, operation, documented: plan, fromStub: false, proxy: note, ...(abandoned ? { abandoned } : {}) };
+function recorded(status: number, operation: CompiledOperation | null, plan: ResponsePlan | null, violations: string[], note: ProxyNote, abandoned: boolean): EngineResponse {
+  return { status, headers: {}, body: '', scenario: null, violations, selfCheck: [], delayMs: 0, operation, documented: plan, ownAnswer: false, proxy: note, ...(abandoned ? { abandoned } : {}) };
 }
 
 /** `3 violations: request /name: is required; response /water: must be an integer`, at most 1 KiB of visible ASCII; null when there are none. */

@@ -2,7 +2,7 @@
 // stream that finishes asynchronously, while the engine answers synchronously from plain values.
 // Only requests that declare multipart pay for it; the body was already read whole (--max-body).
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
-import type { FormPart, StubRequest } from '../common/plain-http.js';
+import type { FormPart, PlainRequest } from '../common/plain-http.js';
 import { formKind } from '../openapi/media-types.js';
 
 /** Parts beyond this are not kept (busboy's `partsLimit`), so a body of tiny parts stays cheap. */
@@ -13,10 +13,10 @@ export function isMultipart(contentType: string | string[] | undefined): boolean
 }
 
 /** Sets `request.multipart` (the parts, or why they could not be read), then calls `done` once. */
-export function readMultipart(request: StubRequest, done: () => void): void {
+export function readMultipart(request: PlainRequest, done: () => void): void {
   const parts: FormPart[] = [];
   let finished = false;
-  const finish = (outcome: StubRequest['multipart']) => {
+  const finish = (outcome: PlainRequest['multipart']) => {
     if (finished) return;
     finished = true;
     request.multipart = outcome;

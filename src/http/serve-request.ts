@@ -1,12 +1,12 @@
-// The node:http adapter: reads a request into a StubRequest (bounded body), runs the engine, and
-// delivers the StubResponse once: CORS, scripted delays and faults, the write, then the record.
+// The node:http adapter: reads a request into a PlainRequest (bounded body), runs the engine, and
+// sends the EngineResponse once: CORS, scripted delays and faults, the write, then the record.
 // The default server calls it directly for API paths, so the hot path pays nothing for Express;
 // the Express app calls the same function, so both behave alike.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Stub } from '../stub/stub.js';
-import type { StubRequest } from '../common/plain-http.js';
-import type { ProxyNote, StubResponse } from '../engine/stub-response.js';
+import type { PlainRequest } from '../common/plain-http.js';
+import type { ProxyNote, EngineResponse } from '../engine/engine-response.js';
 import { serveProxied } from './proxy-exchange.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
@@ -23,7 +23,7 @@ const EMPTY = Buffer.alloc(0);
 export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerResponse, settings: ServeSettings): void {
   const started = performance.now();
   if (settings.cors && isPreflight(req)) return answerPreflight(req, res);
-  const exchange: Exchange = { stub, req, res, settings, request: toStubRequest(req), started };
+  const exchange: Exchange = { stub, req, res, settings, request: toPlainRequest(req), started };
   readBody(req, settings.maxBodyBytes, (body, exceeded) => {
     exchange.request.body = body;
     if (exceeded) exchange.request.bodyLimitExceeded = settings.maxBodyBytes;
@@ -36,20 +36,20 @@ export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerRespon
 function proceed(exchange: Exchange): void {
   // --proxy: the real API answers, unless the stub's own answer was asked for (proxy-exchange.ts).
   const proxy = exchange.stub.proxy;
-  if (proxy) return serveProxied(exchange, proxy, { mock: (note) => answerFromMock(exchange, note), send: (response) => deliver(exchange, response) });
+  if (proxy) return serveProxied(exchange, proxy, { mock: (note) => answerFromMock(exchange, note), send: (response) => sendAnswer(exchange, response) });
   answerFromMock(exchange);
 }
 
 /** `note`: --proxy fell back to the mock, and why (said in X-Mock-Proxy and the journal). */
 function answerFromMock(exchange: Exchange, note?: ProxyNote): void {
-  const marked = (response: StubResponse) => (note ? { ...response, headers: { ...response.headers, 'x-mock-proxy': note.outcome }, proxy: note } : response);
+  const marked = (response: EngineResponse) => (note ? { ...response, headers: { ...response.headers, 'x-mock-proxy': note.outcome }, proxy: note } : response);
   const answered = answer(exchange);
   // Only a store outside this process (stateful mode across workers or instances) answers later.
-  if (answered instanceof Promise) answered.then((response) => deliver(exchange, marked(response)), (error: unknown) => deliver(exchange, internalError(exchange.request, error)));
-  else deliver(exchange, marked(answered));
+  if (answered instanceof Promise) answered.then((response) => sendAnswer(exchange, marked(response)), (error: unknown) => sendAnswer(exchange, internalError(exchange.request, error)));
+  else sendAnswer(exchange, marked(answered));
 }
 
-function toStubRequest(req: IncomingMessage): StubRequest {
+function toPlainRequest(req: IncomingMessage): PlainRequest {
   // server.ts and the Express app have already turned an absolute-form target into origin form.
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
@@ -62,7 +62,7 @@ function toStubRequest(req: IncomingMessage): StubRequest {
   };
 }
 
-function answer({ stub, request }: Exchange): StubResponse | Promise<StubResponse> {
+function answer({ stub, request }: Exchange): EngineResponse | Promise<EngineResponse> {
   try {
     return stub.handle(request);
   } catch (error) {
@@ -71,13 +71,13 @@ function answer({ stub, request }: Exchange): StubResponse | Promise<StubRespons
 }
 
 /** A bug of ours must still not leak internals: log it, answer a plain problem. */
-function internalError(request: StubRequest, error: unknown): StubResponse {
+function internalError(request: PlainRequest, error: unknown): EngineResponse {
   process.stderr.write(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? error}\n`);
   return refusalResponse(serverRefusals.internalError(), null);
 }
 
 /** The one exit: every answer, refusal or fault leaves through here and is recorded once. */
-function deliver(exchange: Exchange, response: StubResponse): void {
+function sendAnswer(exchange: Exchange, response: EngineResponse): void {
   const { res, settings } = exchange;
   const owes = response.delayMs > 0 || response.fault === 'timeout';
   if (owes && settings.inFlight.full) {
@@ -91,7 +91,7 @@ function deliver(exchange: Exchange, response: StubResponse): void {
   send(exchange, response);
 }
 
-function send(exchange: Exchange, response: StubResponse): void {
+function send(exchange: Exchange, response: EngineResponse): void {
   const { req, res, settings, request } = exchange;
   if (res.destroyed) return;
   if (settings.cors) applyCors(req, res, response.operation?.responseHeaderNames);
@@ -102,11 +102,11 @@ function send(exchange: Exchange, response: StubResponse): void {
   record(exchange, response);
 }
 
-function record({ stub, request, started }: Exchange, response: StubResponse): void {
+function record({ stub, request, started }: Exchange, response: EngineResponse): void {
   stub.record(request, response, performance.now() - started);
 }
 
-function write(res: ServerResponse, response: StubResponse, request: StubRequest): void {
+function write(res: ServerResponse, response: EngineResponse, request: PlainRequest): void {
   response.headers['content-length'] = String(Buffer.byteLength(response.body));
   try {
     res.writeHead(response.status, response.headers);
@@ -129,7 +129,7 @@ const DRAIN_MS = 2_000;
  * out with `Connection: close`, our side half-closes, and the rest of the body is read and
  * discarded until the client closes its side (or DRAIN_MS passes).
  */
-function writeAndDrain(res: ServerResponse, req: IncomingMessage, response: StubResponse, request: StubRequest): void {
+function writeAndDrain(res: ServerResponse, req: IncomingMessage, response: EngineResponse, request: PlainRequest): void {
   const socket = req.socket;
   const close = () => socket.destroy();
   // Node would destroy the socket once a `Connection: close` answer is finished; half-close instead.
@@ -145,7 +145,7 @@ function writeAndDrain(res: ServerResponse, req: IncomingMessage, response: Stub
 }
 
 /** Deliberate failures for client resilience tests; only when a fixture or X-Mock-Fault asks. */
-function injectFault(response: StubResponse, { req, res, settings }: Exchange): void {
+function injectFault(response: EngineResponse, { req, res, settings }: Exchange): void {
   switch (response.fault) {
     case 'reset':
       req.socket.resetAndDestroy();

@@ -10,10 +10,10 @@ import { escapePointerToken } from '../common/json-pointer.js';
 import { compileReader, defaultStyle, parseCookies, type ParameterLocation, type ParameterReader, type ParameterSources, type ValueKind } from './parameter-styles.js';
 import { isJsonMediaType } from './media-types.js';
 
-type StubHeaders = Record<string, string | string[] | undefined>;
+type RequestHeaders = Record<string, string | string[] | undefined>;
 
 export interface ParameterCheck {
-  (pathParams: Record<string, string>, query: URLSearchParams, headers: StubHeaders): string[];
+  (pathParams: Record<string, string>, query: URLSearchParams, headers: RequestHeaders): string[];
   /** Every parameter the operation declares (header names lower-case): what a fixture's `match` may name. */
   readonly declared: ReadonlyArray<{ location: ParameterLocation; name: string }>;
 }
@@ -93,7 +93,7 @@ export function compileParameters(
 
   let checks: LocationCheck[] | null = null;
   const declared = all.map((p) => ({ location: p.value.in as ParameterLocation, name: p.value.in === 'header' ? String(p.value.name).toLowerCase() : String(p.value.name) }));
-  return Object.assign((pathParams: Record<string, string>, query: URLSearchParams, headers: StubHeaders) => {
+  return Object.assign((pathParams: Record<string, string>, query: URLSearchParams, headers: RequestHeaders) => {
     checks ??= compileChecks();
     let cookies: Map<string, string[]> | null = null;
     const sources: ParameterSources = { pathParams, query, headers, cookies: () => (cookies ??= parseCookies(headers.cookie)) };

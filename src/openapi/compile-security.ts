@@ -2,7 +2,7 @@
 // into a check; a request passes when any alternative is fully met. Bearer tokens are compared in
 // constant time against the configured list, if there is one.
 import { bytesOfBase64, utf8Text } from '../common/bytes.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { PlainRequest } from '../common/plain-http.js';
 
 export interface AuthFailure {
   /** Value for WWW-Authenticate, when the failing scheme defines one. */
@@ -11,9 +11,9 @@ export interface AuthFailure {
 }
 
 /** Returns null when the request is allowed. */
-export type SecurityCheck = (request: StubRequest, query: URLSearchParams) => AuthFailure | null;
+export type SecurityCheck = (request: PlainRequest, query: URLSearchParams) => AuthFailure | null;
 
-type SchemeCheck = (request: StubRequest, query: URLSearchParams) => AuthFailure | null;
+type SchemeCheck = (request: PlainRequest, query: URLSearchParams) => AuthFailure | null;
 
 interface SecurityScheme {
   type?: string;
@@ -72,7 +72,7 @@ function eitherOf(failures: AuthFailure[]): AuthFailure {
   };
 }
 
-function firstFailureOf(checks: SchemeCheck[], request: StubRequest, query: URLSearchParams): AuthFailure | null {
+function firstFailureOf(checks: SchemeCheck[], request: PlainRequest, query: URLSearchParams): AuthFailure | null {
   for (const check of checks) {
     const failure = check(request, query);
     if (failure) return failure;

@@ -9,21 +9,21 @@ import { route } from '../engine/route.js';
 import { isRefusal, refusalResponse } from '../engine/refusal.js';
 import { readSelection } from '../engine/read-selection.js';
 import { validateRequest } from '../engine/validate-request.js';
-import type { StubResponse } from '../engine/stub-response.js';
+import type { EngineResponse } from '../engine/engine-response.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { PlainRequest } from '../common/plain-http.js';
 
 export type ProxyDecision =
   /** The mock answers, as without --proxy. */
   | { kind: 'mock' }
   /** --proxy-errors: the request broke the document; this is the API's own error answer. */
-  | { kind: 'refuse'; response: StubResponse }
+  | { kind: 'refuse'; response: EngineResponse }
   /** `path`: the path to send upstream, the document's server base path taken off; null operation: undocumented. */
   | { kind: 'forward'; operation: CompiledOperation | null; violations: string[]; path: string; pathParams: Record<string, string>; requestBody: unknown };
 
 const NO_QUERY = new URLSearchParams();
 
-export function decide(state: EngineState, request: StubRequest, refuseInvalid: boolean): ProxyDecision {
+export function decide(state: EngineState, request: PlainRequest, refuseInvalid: boolean): ProxyDecision {
   // Over the size limit, the body was never read whole: the mock's 413 answers.
   if (request.bodyLimitExceeded !== undefined) return { kind: 'mock' };
   const query = request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery);

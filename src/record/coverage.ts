@@ -2,7 +2,7 @@
 // exercised since the last reset, so a CI job can show the error paths its client never tried.
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { ScenarioTable } from '../engine/scenario.js';
-import type { StubResponse } from '../engine/stub-response.js';
+import type { EngineResponse } from '../engine/engine-response.js';
 
 export interface CoverageReport {
   operations: Array<{
@@ -33,13 +33,13 @@ export class Coverage {
   private statusHits = new Map<string, Map<string, number>>();
   private scenarioHits = new Map<string, Map<string, number>>();
 
-  record(response: StubResponse): void {
+  record(response: EngineResponse): void {
     const { operation } = response;
-    if (!operation || response.fromStub) return;
+    if (!operation || response.ownAnswer) return;
     // An injected fault or an abandoned delay never delivered its status; the scenario was exercised.
     const delivered = !response.fault && !response.abandoned;
     if (delivered && response.documented) bump(this.statusHits, operation.key, response.documented.key);
-    if (response.source !== null) bump(this.scenarioHits, operation.key, response.source);
+    if (response.scenario !== null) bump(this.scenarioHits, operation.key, response.scenario);
   }
 
   reset(): void {

@@ -3,8 +3,8 @@
 // does not declare, each violation (request or answer side, with its JSON pointer), fallbacks
 // to the mock, and operations called that the document lacks: what a spec owner fixes and a
 // client team checks in CI (GET /__admin/drift, and a table at shutdown).
-import type { StubRequest } from '../common/plain-http.js';
-import type { StubResponse } from '../engine/stub-response.js';
+import type { PlainRequest } from '../common/plain-http.js';
+import type { EngineResponse } from '../engine/engine-response.js';
 
 export interface DriftReport {
   /** Per documented operation that saw an exchange, in the order first seen. */
@@ -33,7 +33,7 @@ export class Drift {
   private rows = new Map<string, Row>();
   private undocumented: Record<string, number> = {};
 
-  record(request: StubRequest, response: StubResponse): void {
+  record(request: PlainRequest, response: EngineResponse): void {
     const note = response.proxy;
     if (!note) return;
     if (!response.operation) {

@@ -2,8 +2,8 @@
 // request's raw body bytes (capped) and the outcome of the answer, never the answer's body; bodies
 // are parsed (numbers exact) only when someone reads the journal, so recording stays cheap.
 import { parseExactJson } from '../common/exact-json.js';
-import type { StubRequest } from '../common/plain-http.js';
-import type { StubResponse } from '../engine/stub-response.js';
+import type { PlainRequest } from '../common/plain-http.js';
+import type { EngineResponse } from '../engine/engine-response.js';
 import { NO_SECRETS, type Secrets } from '../openapi/secrets.js';
 import { setOwn } from '../common/json-value.js';
 import { utf8Text } from '../common/bytes.js';
@@ -12,14 +12,14 @@ import { utf8Text } from '../common/bytes.js';
 export const JOURNAL_BODY_CAP = 16 * 1024;
 
 /** What the journal keeps of an answer: its outcome, not its body. */
-type Outcome = Pick<StubResponse, 'status' | 'source' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'>;
+type Outcome = Pick<EngineResponse, 'status' | 'scenario' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'>;
 
 /** What the journal keeps of a request: its parts as they came (the headers object is not copied) and its body, copied. */
 interface RecordedRequest {
   method: string;
   path: string;
   rawQuery: string;
-  headers: StubRequest['headers'];
+  headers: PlainRequest['headers'];
   body: Uint8Array;
 }
 
@@ -107,15 +107,15 @@ export class Journal {
 
   constructor(private readonly limit: number) {}
 
-  record(request: StubRequest, response: StubResponse, durationMs: number): void {
+  record(request: PlainRequest, response: EngineResponse, durationMs: number): void {
     if (this.limit <= 0) return;
     // The parts are named one by one, not spread: the request's other fields (a multipart body's
     // parts) are not kept, and a literal of known shape costs less per request. The body is
     // copied (at most the cap, plus one byte to know it was cut) into the journal's slabs.
     const { method, path, rawQuery, headers } = request;
     const kept: RecordedRequest = { method, path, rawQuery, headers, body: this.bodies.copy(request.body) };
-    const { status, source, violations, selfCheck, fault, abandoned, stateChange, proxy } = response;
-    const outcome: Outcome = { status, source, violations, selfCheck, fault, abandoned, stateChange, proxy };
+    const { status, scenario, violations, selfCheck, fault, abandoned, stateChange, proxy } = response;
+    const outcome: Outcome = { status, scenario, violations, selfCheck, fault, abandoned, stateChange, proxy };
     const entry: Recorded = { request: kept, outcome, durationMs, time: Date.now() };
     // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
     if (this.entries.length < this.limit) this.entries.push(entry);
@@ -157,7 +157,7 @@ function describe({ request, outcome: response, durationMs, time }: Recorded, se
     headers: redact(request.headers, secrets.headers),
     body: null,
     status: response.status,
-    scenario: response.source,
+    scenario: response.scenario,
     violations: response.violations,
     durationMs: Math.round(durationMs * 1000) / 1000,
     time: new Date(time).toISOString(),

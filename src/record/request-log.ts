@@ -1,8 +1,8 @@
 // One concise line per request, written in batches: stdout to a pipe or a terminal is a
 // synchronous write, which per request would cost more than the whole pipeline under load, so
 // lines are buffered and flushed every few milliseconds.
-import type { StubRequest } from '../common/plain-http.js';
-import type { StubResponse } from '../engine/stub-response.js';
+import type { PlainRequest } from '../common/plain-http.js';
+import type { EngineResponse } from '../engine/engine-response.js';
 
 export type LogSink = (line: string) => void;
 
@@ -29,24 +29,24 @@ export function batchedSink(write: (text: string) => void): LogSink & { flush():
 
 export type LogFormat = 'text' | 'json';
 
-export type RequestLineFormatter = (request: StubRequest, response: StubResponse, durationMs: number) => string;
+export type RequestLineFormatter = (request: PlainRequest, response: EngineResponse, durationMs: number) => string;
 
 export function requestLineFormatter(format: LogFormat): RequestLineFormatter {
   return format === 'json' ? formatRequestJson : formatRequestLine;
 }
 
 /** `POST /plants 400 0.2ms [duplicate-id] <violations>`; a fault or an abandoned answer says so instead of a status it never sent. */
-export function formatRequestLine(request: StubRequest, response: StubResponse, durationMs: number): string {
+export function formatRequestLine(request: PlainRequest, response: EngineResponse, durationMs: number): string {
   const outcome = response.fault ? `fault:${response.fault}` : response.abandoned ? 'abandoned' : String(response.status);
   const base = `${request.method} ${truncate(request.path, 200)} ${outcome} ${durationMs.toFixed(1)}ms`;
-  const source = response.source && response.source !== 'echo' ? ` [${truncate(response.source, 200)}]` : '';
-  if (response.proxy) return base + source + proxySuffix(response);
+  const scenario = response.scenario && response.scenario !== 'echo' ? ` [${truncate(response.scenario, 200)}]` : '';
+  if (response.proxy) return base + scenario + proxySuffix(response);
   const violations = response.status >= 400 && response.violations.length > 0 ? ` ${truncate(response.violations.join('; '), 500)}` : '';
-  return base + source + violations;
+  return base + scenario + violations;
 }
 
 /** `[proxy: forwarded] request /name: is required; response /water: must be an integer (undeclared: /color)`: every violation, either side, whatever the status. */
-function proxySuffix({ proxy, violations }: StubResponse): string {
+function proxySuffix({ proxy, violations }: EngineResponse): string {
   const all = [...violations.map((v) => `request ${v}`), ...proxy!.responseViolations.map((v) => `response ${v}`)];
   const undeclared = proxy!.undeclared.length > 0 ? ` (undeclared: ${truncate(proxy!.undeclared.join(', '), 200)})` : '';
   return ` [proxy: ${proxy!.outcome}]${all.length > 0 ? ` ${truncate(all.join('; '), 500)}` : ''}${undeclared}`;
@@ -56,14 +56,14 @@ function proxySuffix({ proxy, violations }: StubResponse): string {
  * One JSON object per line, for log collectors. JSON.stringify escapes C0 controls; the C1 range
  * and the Unicode line separators are escaped as well, so no reader splits a record.
  */
-export function formatRequestJson(request: StubRequest, response: StubResponse, durationMs: number): string {
+export function formatRequestJson(request: PlainRequest, response: EngineResponse, durationMs: number): string {
   const record: Record<string, unknown> = {
     time: new Date().toISOString(),
     method: request.method,
     path: request.path.slice(0, 2000),
     status: response.status,
     ms: Math.round(durationMs * 10) / 10,
-    scenario: response.source,
+    scenario: response.scenario,
     violations: response.violations.slice(0, 100),
   };
   if (response.fault) record.fault = response.fault;
@@ -80,8 +80,8 @@ export function oneLineJson(value: unknown): string {
   return JSON.stringify(value).replace(LINE_BREAKERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-export function formatSelfCheck(request: StubRequest, response: StubResponse): string {
-  return `SELF-CHECK FAILED ${request.method} ${truncate(request.path, 200)} -> ${response.status} [${response.source}]: the response breaks the spec: ${truncate(response.selfCheck.join('; '), 2000)}`;
+export function formatSelfCheck(request: PlainRequest, response: EngineResponse): string {
+  return `SELF-CHECK FAILED ${request.method} ${truncate(request.path, 200)} -> ${response.status} [${response.scenario}]: the response breaks the spec: ${truncate(response.selfCheck.join('; '), 2000)}`;
 }
 
 /** Characters JSON leaves as they are that a line-based reader may still split on. */

@@ -5,7 +5,7 @@ import type { DocumentWarning } from '../openapi/document-warnings.js';
 import { Coverage, type CoverageReport } from '../record/coverage.js';
 import type { DriftReport } from '../record/drift.js';
 import type { JournalFilter } from '../record/journal.js';
-import type { DeliveryOutcome, Outbound } from '../deliver/outbound.js';
+import type { DeliveryOutcome, Outbound } from '../outbound/outbound.js';
 import { requestFor } from '../engine/plan-deliveries.js';
 import { parseExactJson, stringifyExact } from '../common/exact-json.js';
 import type { ServedVersion } from './served-version.js';

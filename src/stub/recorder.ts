@@ -8,8 +8,8 @@ import { formatSelfCheck, requestLineFormatter, type RequestLineFormatter } from
 import { Coverage, type CoverageReport } from '../record/coverage.js';
 import { Drift } from '../record/drift.js';
 import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
-import type { StubResponse } from '../engine/stub-response.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { EngineResponse } from '../engine/engine-response.js';
+import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineState } from '../engine/pipeline.js';
 
 export interface JournalWatcher {
@@ -23,7 +23,7 @@ export interface RecordedVersion {
 }
 
 /** Hears of each answered request once its answer was sent. */
-export type AnsweredListener = (request: StubRequest, response: StubResponse, durationMs: number) => void;
+export type AnsweredListener = (request: PlainRequest, response: EngineResponse, durationMs: number) => void;
 
 export class Recorder {
   readonly journal: Journal;
@@ -61,7 +61,7 @@ export class Recorder {
   }
 
   /** The answered event: called once per request, after its answer was sent. */
-  answered(request: StubRequest, response: StubResponse, durationMs: number): void {
+  answered(request: PlainRequest, response: EngineResponse, durationMs: number): void {
     for (const listener of this.listeners) listener(request, response, durationMs);
   }
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/config-error.js';
 import type { StateChange, StoredState } from '../engine/engine-types.js';
-import type { StubResponse } from '../engine/stub-response.js';
+import type { EngineResponse } from '../engine/engine-response.js';
 import type { CoverageCounts } from '../record/coverage.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { stringifyExact } from '../common/exact-json.js';
@@ -157,7 +157,7 @@ export class RedisWhole implements WholeServer {
     return { statuses: rows(statuses), scenarios: rows(scenarios) };
   }
 
-  record(entry: JournalEntry | undefined, response: StubResponse): void {
+  record(entry: JournalEntry | undefined, response: EngineResponse): void {
     const batch = this.redis.pipeline();
     if (entry) {
       batch.rpush(KEYS.journal, stringifyExact(entry, true));
@@ -165,9 +165,9 @@ export class RedisWhole implements WholeServer {
     }
     // The same rule as the in-process coverage (record/coverage.ts): what was delivered, what served it.
     const { operation } = response;
-    if (operation && !response.fromStub) {
+    if (operation && !response.ownAnswer) {
       if (!response.fault && !response.abandoned && response.documented) batch.hincrby(KEYS.statusHits, `${operation.key}\n${response.documented.key}`, 1);
-      if (response.source !== null) batch.hincrby(KEYS.scenarioHits, `${operation.key}\n${response.source}`, 1);
+      if (response.scenario !== null) batch.hincrby(KEYS.scenarioHits, `${operation.key}\n${response.scenario}`, 1);
     }
     // Recording never holds up or fails a request; an outage is already reported once.
     batch.exec().catch(() => {});

@@ -6,8 +6,8 @@ import { handleRequest } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
 import type { StoredState } from '../engine/engine-types.js';
-import type { StubResponse } from '../engine/stub-response.js';
-import type { StubRequest } from '../common/plain-http.js';
+import type { EngineResponse } from '../engine/engine-response.js';
+import type { PlainRequest } from '../common/plain-http.js';
 import { LocalStateStore, type StateStore } from './state-store.js';
 import { checkStateFile, readStateFile, StateFileWriter } from './state-file.js';
 import { stateFromJson, stateToJson } from './state-document.js';
@@ -47,7 +47,7 @@ export class StateAccess {
   }
 
   /** Runs the pipeline, with the stored resources for the requests that touch them. */
-  handle(request: StubRequest): StubResponse | Promise<StubResponse> {
+  handle(request: PlainRequest): EngineResponse | Promise<EngineResponse> {
     if (!this.touchesState(request)) return handleRequest(this.version.current, request);
     const stored = this.store.read();
     if (!(stored instanceof Promise)) return this.handleWith(request, stored, TRIES);
@@ -59,13 +59,13 @@ export class StateAccess {
    * outage of a shared store (Redis) leaves every other operation answering; the route is looked
    * up once more for this, in stateful mode only.
    */
-  private touchesState(request: StubRequest): boolean {
+  private touchesState(request: PlainRequest): boolean {
     const { compiled, resources } = this.version.current;
     const match = compiled.routes.match(request.method, request.path);
     return match.kind === 'operation' && resources!.actions.has(match.operation.key);
   }
 
-  private handleWith(request: StubRequest, stored: StoredState, tries: number): StubResponse | Promise<StubResponse> {
+  private handleWith(request: PlainRequest, stored: StoredState, tries: number): EngineResponse | Promise<EngineResponse> {
     const response = handleRequest(this.version.current, request, stored);
     if (!response.stateChange) return response;
     // Another process may have changed the same item since this one read the state (two workers
@@ -76,7 +76,7 @@ export class StateAccess {
     return applied instanceof Promise ? applied.then(retry) : retry(applied);
   }
 
-  private async handleAgain(request: StubRequest, tries: number): Promise<StubResponse> {
+  private async handleAgain(request: PlainRequest, tries: number): Promise<EngineResponse> {
     return this.handleWith(request, await this.store.read(), tries);
   }
 
@@ -104,6 +104,6 @@ export class StateAccess {
 }
 
 /** A shared store (Redis) that did not answer: the client may retry; the outage itself is logged once. */
-function storeUnavailable(error: unknown): StubResponse {
+function storeUnavailable(error: unknown): EngineResponse {
   return refusalResponse(serverRefusals.storeUnavailable((error as Error).message ?? String(error)), null);
 }

@@ -8,10 +8,10 @@ import { ConfigError } from '../config/config-error.js';
 import type { CoverageReport } from '../record/coverage.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { handleRequest } from '../engine/pipeline.js';
-import type { StubRequest } from '../common/plain-http.js';
-import type { StubResponse } from '../engine/stub-response.js';
+import type { PlainRequest } from '../common/plain-http.js';
+import type { EngineResponse } from '../engine/engine-response.js';
 import { stringifyExact } from '../common/exact-json.js';
-import { Outbound } from '../deliver/outbound.js';
+import { Outbound } from '../outbound/outbound.js';
 import { ToWorker, type ClusterLink, type Op } from './cluster-link.js';
 import { ClusterWhole } from './cluster-whole.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
@@ -93,17 +93,17 @@ export class Stub {
    * Runs the pipeline: everything it needs was loaded and compiled before the first request. In
    * stateful mode the stored resources take part (state-access.ts).
    */
-  handle(request: StubRequest): StubResponse | Promise<StubResponse> {
+  handle(request: PlainRequest): EngineResponse | Promise<EngineResponse> {
     return this.state === null ? handleRequest(this.version.current, request) : this.state.handle(request);
   }
 
   /** --proxy: whether the mock or the real API answers this request, and how it is forwarded. */
-  decideProxy(request: StubRequest): ProxyDecision {
+  decideProxy(request: PlainRequest): ProxyDecision {
     return decide(this.version.current, request, this.proxy!.refuseInvalid);
   }
 
   /** Called once per answered request, after it was sent: the answered event (recorder.ts). */
-  record(request: StubRequest, response: StubResponse, durationMs: number): void {
+  record(request: PlainRequest, response: EngineResponse, durationMs: number): void {
     this.recorder.answered(request, response, durationMs);
   }
 

@@ -8,7 +8,7 @@ import { compileResources } from '../../src/openapi/compile-resources.js';
 import { loadGeneratorLibraries } from '../../src/generate/generator-libraries.js';
 import { handleRequest, type EngineState } from '../../src/engine/pipeline.js';
 import type { StoredState } from '../../src/engine/engine-types.js';
-import type { StubRequest } from '../../src/common/plain-http.js';
+import type { PlainRequest } from '../../src/common/plain-http.js';
 
 const SPEC = join(import.meta.dirname, '..', 'specs', 'plant-store-full.yaml');
 const HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' };
@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 const stored = (): StoredState => new Map([['/plants', new Map([['1', '{"id":1,"name":"Fern"}'], ['2', '{"id":2,"name":"Ivy"}']])]]);
 
-function plain(method: string, path: string, body = '', rawQuery = ''): StubRequest {
+function plain(method: string, path: string, body = '', rawQuery = ''): PlainRequest {
   return { method, path, rawQuery, headers: HEADERS, body: Buffer.from(body) };
 }
 
@@ -50,12 +50,12 @@ describe('handleRequest with a stored state', () => {
     ['a delete asks to remove the item', plain('DELETE', '/plants/1'), 204, undefined, 'state', { action: 'delete', resource: '/plants', id: '1', item: null }],
     ['a Prefer header wins and changes nothing', { ...plain('POST', '/plants', '{"id":3,"name":"Sage"}'), headers: { ...HEADERS, prefer: 'code=400' } },
       400, expect.objectContaining({ error: expect.any(Number) }), 'generated', null],
-  ])('%s', (_name, request, status, body, source, change) => {
+  ])('%s', (_name, request, status, body, scenario, change) => {
     const before = stored();
     const response = handleRequest(state, request, before);
     expect(response.status).toBe(status);
     expect(response.body === '' ? undefined : JSON.parse(response.body)).toEqual(body);
-    expect(response.source).toBe(source);
+    expect(response.scenario).toBe(scenario);
     expect(response.stateChange ?? null).toEqual(change);
     expect(response.selfCheck).toEqual([]);
     expect(before).toEqual(stored());
@@ -63,6 +63,6 @@ describe('handleRequest with a stored state', () => {
 
   it('without a stored state (stateful mode off) answers as before', () => {
     const response = handleRequest(state, plain('GET', '/plants/1'));
-    expect([response.status, response.source, response.stateChange ?? null]).toEqual([200, 'generated', null]);
+    expect([response.status, response.scenario, response.stateChange ?? null]).toEqual([200, 'generated', null]);
   });
 });

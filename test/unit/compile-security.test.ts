@@ -2,7 +2,7 @@
 // challenge of each refusal, alternatives and anonymous access, and unknown schemes refused up front.
 import { describe, expect, it } from 'vitest';
 import { compileSecurity } from '../../src/openapi/compile-security.js';
-import type { StubRequest } from '../../src/common/plain-http.js';
+import type { PlainRequest } from '../../src/common/plain-http.js';
 
 const schemes = {
   bearerAuth: { type: 'http', scheme: 'bearer' },
@@ -11,7 +11,7 @@ const schemes = {
   queryKey: { type: 'apiKey', in: 'query', name: 'key' },
 };
 
-function request(headers: Record<string, string>): StubRequest {
+function request(headers: Record<string, string>): PlainRequest {
   return { method: 'GET', path: '/', rawQuery: '', headers, body: Buffer.alloc(0) };
 }
 

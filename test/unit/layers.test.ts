@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 /** Top to bottom; folders on one line are peers and may not import each other. */
-const LAYERS = [['http', 'fetch'], ['stub'], ['record', 'scenarios', 'deliver', 'proxy'], ['engine'], ['openapi'], ['generate'], ['config'], ['common']];
+const LAYERS = [['http', 'fetch'], ['stub'], ['record', 'scenarios', 'outbound', 'proxy'], ['engine'], ['openapi'], ['generate'], ['config'], ['common']];
 const rank = new Map(LAYERS.flatMap((peers, i) => peers.map((folder) => [folder, i] as const)));
 
 function sourceFiles(dir: string): string[] {

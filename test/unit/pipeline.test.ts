@@ -8,7 +8,7 @@ import { compileSpec } from '../../src/openapi/compile-operations.js';
 import { loadFixtures } from '../../src/scenarios/fixture-folder.js';
 import { loadGeneratorLibraries } from '../../src/generate/generator-libraries.js';
 import { handleRequest, type EngineState } from '../../src/engine/pipeline.js';
-import type { StubRequest } from '../../src/common/plain-http.js';
+import type { PlainRequest } from '../../src/common/plain-http.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let state: EngineState;
@@ -22,37 +22,37 @@ beforeAll(async () => {
 
 const AUTH = { authorization: 'Bearer t', 'content-type': 'application/json' };
 
-function plainRequest(overrides: Partial<StubRequest> & { json?: string }): StubRequest {
+function plainRequest(overrides: Partial<PlainRequest> & { json?: string }): PlainRequest {
   const { json, ...rest } = overrides;
   return { method: 'POST', path: '/plants', rawQuery: '', headers: AUTH, body: Buffer.from(json ?? ''), ...rest };
 }
 
 interface Row {
   name: string;
-  request: Partial<StubRequest> & { json?: string };
+  request: Partial<PlainRequest> & { json?: string };
   status: number;
   body: unknown;
-  source: string | null;
+  scenario: string | null;
   operation: string | null;
   documented: string | null;
-  fromStub: boolean;
+  ownAnswer: boolean;
 }
 
 const ROWS: Row[] = [
   { name: 'a valid plant is echoed as the documented 200', request: { json: '{"id":1,"name":"Fern","tag":"x"}' },
-    status: 200, body: { name: 'Fern', tag: 'x' }, source: 'echo', operation: 'POST /plants', documented: '200', fromStub: false },
+    status: 200, body: { name: 'Fern', tag: 'x' }, scenario: 'echo', operation: 'POST /plants', documented: '200', ownAnswer: false },
   { name: 'a scenario serves its fixture as the documented 400', request: { json: '{"id":1,"name":"Fern"}', headers: { ...AUTH, 'x-mock-scenario': 'duplicate-id' } },
-    status: 400, body: { error: 1001, message: 'A plant with this id already exists' }, source: 'duplicate-id', operation: 'POST /plants', documented: '400', fromStub: false },
-  { name: 'a missing token is the 401 in the API shape, no source', request: { json: '{"id":1,"name":"Fern"}', headers: { 'content-type': 'application/json' } },
-    status: 401, body: { error: 401, message: 'the Authorization header is missing; send "Authorization: Bearer <credentials>"' }, source: null, operation: 'POST /plants', documented: null, fromStub: false },
+    status: 400, body: { error: 1001, message: 'A plant with this id already exists' }, scenario: 'duplicate-id', operation: 'POST /plants', documented: '400', ownAnswer: false },
+  { name: 'a missing token is the 401 in the API shape, no scenario', request: { json: '{"id":1,"name":"Fern"}', headers: { 'content-type': 'application/json' } },
+    status: 401, body: { error: 401, message: 'the Authorization header is missing; send "Authorization: Bearer <credentials>"' }, scenario: null, operation: 'POST /plants', documented: null, ownAnswer: false },
   { name: 'an invalid body is the documented 400 listing every violation', request: { json: '{"tag":5}' },
-    status: 400, body: { error: 400, message: '/name: is required; /tag: must be a string; /id: is required' }, source: null, operation: 'POST /plants', documented: '400', fromStub: false },
+    status: 400, body: { error: 400, message: '/name: is required; /tag: must be a string; /id: is required' }, scenario: null, operation: 'POST /plants', documented: '400', ownAnswer: false },
   { name: 'a body over the limit is 413 in the operation’s error shape', request: { json: '', bodyLimitExceeded: 10 },
-    status: 413, body: { error: 413, message: 'the request body is larger than 10 bytes' }, source: null, operation: 'POST /plants', documented: null, fromStub: false },
+    status: 413, body: { error: 413, message: 'the request body is larger than 10 bytes' }, scenario: null, operation: 'POST /plants', documented: null, ownAnswer: false },
   { name: 'an unknown path is the stub’s own 404', request: { path: '/trees' },
-    status: 404, body: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no operation of the spec matches POST /trees' }, source: null, operation: null, documented: null, fromStub: true },
+    status: 404, body: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no operation of the spec matches POST /trees' }, scenario: null, operation: null, documented: null, ownAnswer: true },
   { name: 'an unknown scenario is the stub’s own 422', request: { json: '{"id":1,"name":"Fern"}', headers: { ...AUTH, 'x-mock-scenario': 'nope' } },
-    status: 422, body: expect.objectContaining({ status: 422, knownScenarios: ['duplicate-id', 'unknown-tag', 'name-too-long', 'slow-create'] }), source: null, operation: 'POST /plants', documented: null, fromStub: true },
+    status: 422, body: expect.objectContaining({ status: 422, knownScenarios: ['duplicate-id', 'unknown-tag', 'name-too-long', 'slow-create'] }), scenario: null, operation: 'POST /plants', documented: null, ownAnswer: true },
 ];
 
 describe('handleRequest, without sockets', () => {
@@ -60,11 +60,11 @@ describe('handleRequest, without sockets', () => {
     const response = handleRequest(state, plainRequest(row.request));
     expect(response.status).toBe(row.status);
     expect(JSON.parse(response.body)).toEqual(row.body);
-    expect(response.source).toBe(row.source);
-    expect(response.headers['x-mock-scenario']).toBe(row.source ?? undefined);
+    expect(response.scenario).toBe(row.scenario);
+    expect(response.headers['x-mock-scenario']).toBe(row.scenario ?? undefined);
     expect(response.operation?.key ?? null).toBe(row.operation);
     expect(response.documented?.key ?? null).toBe(row.documented);
-    expect(response.fromStub).toBe(row.fromStub);
+    expect(response.ownAnswer).toBe(row.ownAnswer);
     expect(response.selfCheck).toEqual([]);
   });
 });

@@ -6,16 +6,17 @@ import type { Fault } from '../common/faults.js';
 import type { StateChange } from './engine-types.js';
 import type { Delivery } from './plan-deliveries.js';
 
-export interface StubResponse {
+export interface EngineResponse {
   status: number;
   headers: Record<string, string>;
   /** Already serialized. */
   body: string;
   /**
-   * Where the answer came from: a scenario name, `example:<name>`, `echo` or `generated`; null
-   * for refusals (nothing was served). Sent as X-Mock-Scenario and journaled as `scenario`.
+   * The scenario that answered (where the answer came from): a fixture's scenario name,
+   * `example:<name>`, `echo`, `generated` or `state`; null for refusals (nothing was served). Sent
+   * as X-Mock-Scenario and journaled as `scenario` (docs/architecture.md, "Words").
    */
-  source: string | null;
+  scenario: string | null;
   /** Violations found in the request (`<JSON pointer>: <reason>`), empty when it was valid. */
   violations: string[];
   /** Problems the self-check found in this response before it was sent (should always be empty). */
@@ -27,8 +28,8 @@ export interface StubResponse {
   /** The documented response this answer is, null for the stub's own answers and undocumented statuses. */
   documented: ResponsePlan | null;
   /** True for the stub's own answers (404, 405, unknown scenario): they exercise nothing of the API. */
-  fromStub: boolean;
-  /** The client left before a delayed answer was sent: it was journaled, never delivered. */
+  ownAnswer: boolean;
+  /** The client left before a delayed answer was sent: it was journaled, never sent. */
   abandoned?: boolean;
   /** A fault injected instead of a clean answer, for client resilience tests (X-Mock-Fault or a fixture). */
   fault?: Fault;
