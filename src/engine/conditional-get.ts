@@ -6,7 +6,8 @@ import { fnv1a } from '../generate/seeded-random.js';
 import type { EngineResponse } from './engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
 
-export function conditionalGet(operation: CompiledOperation, request: PlainRequest, response: EngineResponse): EngineResponse {
+/** Generic so the pipeline can pass an answer whose delay it decides afterwards (pipeline.ts, stage 9). */
+export function conditionalGet<R extends Pick<EngineResponse, 'status' | 'headers' | 'body' | 'fault' | 'documented'>>(operation: CompiledOperation, request: PlainRequest, response: R): R {
   if (request.method !== 'GET' && request.method !== 'HEAD') return response;
   if (response.status < 200 || response.status >= 300 || response.fault !== undefined || !documentsEtag(operation)) return response;
   const etag = `"${fnv1a(response.body).toString(16)}-${response.body.length.toString(16)}"`;

@@ -7,8 +7,8 @@ import { authenticate } from './authenticate.js';
 import { isRefusal, refusalResponse } from './refusal.js';
 import { requestRefusals } from './refusals.js';
 import { readSelection } from './read-selection.js';
-import type { Selection, StoredState } from './engine-types.js';
-import { route } from './route.js';
+import type { Refusal, Selection, StoredState } from './engine-types.js';
+import { route, type Routed } from './route.js';
 import type { ScenarioTable } from './scenario.js';
 import { selectResponse } from './select-response.js';
 import { matchScenario } from './match-scenario.js';
@@ -42,18 +42,38 @@ export interface EngineState {
 /** Shared by every request without a query string; nothing writes to it. */
 const NO_QUERY = new URLSearchParams();
 
-/** `stored`: in stateful mode, the resources as they are now (the caller applies `stateChange`). */
-export function handleRequest(state: EngineState, request: PlainRequest, stored?: StoredState): EngineResponse {
-  const response = answer(state, request, stored);
-  // --delay simulates the network for every answer; a refusal waits as long as a served answer.
-  if (response.scenario === null && state.defaultDelayMs > 0) response.delayMs = state.defaultDelayMs;
-  return response;
+/** An answer before stage 9: `delayMs` is null when neither the request nor its scenario scripted one. */
+type Undelayed = Omit<EngineResponse, 'delayMs'> & { delayMs: number | null };
+
+/**
+ * `stored`: in stateful mode, the resources as they are now (the caller applies `stateChange`).
+ * `routed`: stage 1's result when the caller already routed the request (`routeRequest`).
+ */
+export function handleRequest(state: EngineState, request: PlainRequest, stored?: StoredState, routed = routeRequest(state, request)): EngineResponse {
+  const response = answer(state, request, stored, routed);
+  // 9. Delay: what the request (X-Mock-Delay, Prefer) or its scenario scripted; else --delay, which
+  //    simulates the network for every answer: a refusal (never scripted) waits as long as a served one.
+  if (response.delayMs === null || response.scenario === null) response.delayMs = state.defaultDelayMs;
+  return response as EngineResponse;
 }
 
-function answer(state: EngineState, request: PlainRequest, stored: StoredState | undefined): EngineResponse {
-  // 1. Route: which operation, or 404 / 405. A body over the size limit is refused first, in the
-  //    operation's own error shape when one matched: the rest of it was never read.
-  const routed = route(state.compiled.routes, request);
+/**
+ * 1. Route: which operation, or 404 / 405. Exported for stateful mode, which reads the store only
+ *    for a resource's operations and hands the result back to `handleRequest`, so a request is
+ *    routed once.
+ */
+export function routeRequest(state: EngineState, request: PlainRequest): Routed | Refusal {
+  return route(state.compiled.routes, request);
+}
+
+/** Whether a routed request is for an operation of one of stateful mode's resources. */
+export function touchesState(state: EngineState, routed: Routed | Refusal): boolean {
+  return !isRefusal(routed) && state.resources !== null && state.resources.actions.has(routed.operation.key);
+}
+
+function answer(state: EngineState, request: PlainRequest, stored: StoredState | undefined, routed: Routed | Refusal): Undelayed {
+  // 1. (routed before) A body over the size limit is refused first, in the operation's own error
+  //    shape when one matched: the rest of it was never read.
   if (request.bodyLimitExceeded !== undefined) return refusalResponse(requestRefusals.bodyTooLarge(request.bodyLimitExceeded), isRefusal(routed) ? null : routed.operation);
   if (isRefusal(routed)) return refusalResponse(routed, null);
   const { operation, pathParams } = routed;
@@ -108,7 +128,7 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
     scenario: answer.scenario,
     violations: [],
     selfCheck: problems,
-    delayMs: selection.delayMs ?? scenario?.delayMs ?? state.defaultDelayMs,
+    delayMs: selection.delayMs ?? scenario?.delayMs ?? null,
     operation,
     documented: answer.plan,
     ownAnswer: false,

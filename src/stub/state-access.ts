@@ -2,10 +2,11 @@
 // answer makes is applied before the answer leaves, so the client's next request sees it; a change
 // another process made first is retried. Also what the admin API does to the state.
 import type { ResolvedOptions } from '../config/options.js';
-import { handleRequest } from '../engine/pipeline.js';
+import { handleRequest, routeRequest, touchesState, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
-import type { StoredState } from '../engine/engine-types.js';
+import type { Refusal, StoredState } from '../engine/engine-types.js';
+import type { Routed } from '../engine/route.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import { LocalStateStore, type StateStore } from './state-store.js';
@@ -46,38 +47,34 @@ export class StateAccess {
     return new StateAccess(version, store, stateFile);
   }
 
-  /** Runs the pipeline, with the stored resources for the requests that touch them. */
-  handle(request: PlainRequest): EngineResponse | Promise<EngineResponse> {
-    if (!this.touchesState(request)) return handleRequest(this.version.current, request);
-    const stored = this.store.read();
-    if (!(stored instanceof Promise)) return this.handleWith(request, stored, TRIES);
-    return stored.then((state) => this.handleWith(request, state, TRIES)).catch((error: unknown) => storeUnavailable(error));
-  }
-
   /**
-   * Whether the request is for an operation of a resource. Only those read the store, so an
-   * outage of a shared store (Redis) leaves every other operation answering; the route is looked
-   * up once more for this, in stateful mode only.
+   * Runs the pipeline, with the stored resources for the requests that touch them. Only those
+   * read the store, so an outage of a shared store (Redis) leaves every other operation
+   * answering; the request is routed once, here, and the pipeline takes the route it found.
+   * One version answers the whole request, retries included, even when a reload lands meanwhile.
    */
-  private touchesState(request: PlainRequest): boolean {
-    const { compiled, resources } = this.version.current;
-    const match = compiled.routes.match(request.method, request.path);
-    return match.kind === 'operation' && resources!.actions.has(match.operation.key);
+  handle(request: PlainRequest): EngineResponse | Promise<EngineResponse> {
+    const version = this.version.current;
+    const routed = routeRequest(version, request);
+    if (!touchesState(version, routed)) return handleRequest(version, request, undefined, routed);
+    const stored = this.store.read();
+    if (!(stored instanceof Promise)) return this.handleWith(version, request, routed, stored, TRIES);
+    return stored.then((state) => this.handleWith(version, request, routed, state, TRIES)).catch((error: unknown) => storeUnavailable(error));
   }
 
-  private handleWith(request: PlainRequest, stored: StoredState, tries: number): EngineResponse | Promise<EngineResponse> {
-    const response = handleRequest(this.version.current, request, stored);
+  private handleWith(version: EngineState, request: PlainRequest, routed: Routed | Refusal, stored: StoredState, tries: number): EngineResponse | Promise<EngineResponse> {
+    const response = handleRequest(version, request, stored, routed);
     if (!response.stateChange) return response;
     // Another process may have changed the same item since this one read the state (two workers
     // creating one id): the store refuses the change, and the request is answered again from
     // the state as it is now.
-    const retry = (applied: boolean) => applied || tries <= 1 ? response : this.handleAgain(request, tries - 1);
+    const retry = (applied: boolean) => applied || tries <= 1 ? response : this.handleAgain(version, request, routed, tries - 1);
     const applied = this.store.apply(response.stateChange);
     return applied instanceof Promise ? applied.then(retry) : retry(applied);
   }
 
-  private async handleAgain(request: PlainRequest, tries: number): Promise<EngineResponse> {
-    return this.handleWith(request, await this.store.read(), tries);
+  private async handleAgain(version: EngineState, request: PlainRequest, routed: Routed | Refusal, tries: number): Promise<EngineResponse> {
+    return this.handleWith(version, request, routed, await this.store.read(), tries);
   }
 
   /** The stored resources as JSON (GET /__admin/state). */
