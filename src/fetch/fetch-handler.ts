@@ -11,6 +11,7 @@ import { resolveFetchOptions, type FetchHandlerOptions } from './fetch-options.j
 import { locate, toPlainRequest } from './fetch-request.js';
 import { never, toResponse, waitFor } from './fetch-response.js';
 import { InMemoryStub } from './in-memory-stub.js';
+import { recordsControl } from '../stub/stub-control.js';
 
 export interface FetchHandler {
   /**
@@ -52,7 +53,7 @@ export async function createFetchHandler(options: FetchHandlerOptions): Promise<
     const seen = plainRequest ?? outside(request);
     const response = plainRequest ? stub.handle(plainRequest) : refusalResponse(routeRefusals.noOperation(request.method, request.url), null);
     // 3. Deliver: after its delay, or never (the timeout fault); recorded once, as the server does.
-    const done = (delivered: EngineResponse) => stub.record(seen, delivered, performance.now() - started);
+    const done = (delivered: EngineResponse) => stub.recorder.answered(seen, delivered, performance.now() - started);
     try {
       if (response.fault === 'timeout') {
         done(response);
@@ -74,14 +75,7 @@ export async function createFetchHandler(options: FetchHandlerOptions): Promise<
     done(delivered);
     return answer;
   };
-  return Object.assign(handler, {
-    url: resolved.baseUrl,
-    requests: (filter?: JournalFilter) => stub.requests(filter),
-    reset: () => stub.reset(),
-    coverage: () => stub.coverageReport(),
-    useScenario: (name: string) => stub.useScenario(name),
-    clearScenario: () => stub.clearScenario(),
-  });
+  return Object.assign(handler, { url: resolved.baseUrl, ...recordsControl(stub.recorder, stub.version) });
 }
 
 /** A request outside the base URL, journaled as it came. */

@@ -1,7 +1,8 @@
 // The stub around the engine for runtimes without files or processes (the fetch handler, MSW):
-// the document and fixtures opened from values, the engine state, stateful mode's store in
-// memory, and the server's recorder (journal, coverage, warnings, log) fed once per answer.
-// The server's counterpart is stub/stub.ts, which adds files, reloads, workers and Redis.
+// the document and fixtures opened from values, stateful mode's store in memory. What it shares
+// with the server's stub (stub/stub.ts, which adds files, reloads, workers and Redis) it takes
+// from there: the served state with its sticky scenario (stub/served-state.ts) and the recorder
+// (journal, coverage, warnings, log) fed at the same point, once per answer.
 import { ConfigError } from '../config/config-error.js';
 import { compileSpec } from '../openapi/compile-operations.js';
 import { compileResources } from '../openapi/compile-resources.js';
@@ -19,9 +20,8 @@ import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
 import type { EngineResponse } from '../engine/engine-response.js';
-import type { JournalEntry, JournalFilter } from '../record/journal.js';
-import type { CoverageReport } from '../record/coverage.js';
 import { Recorder } from '../stub/recorder.js';
+import { ServedState } from '../stub/served-state.js';
 import { LocalStateStore } from '../stub/state-store.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { ResolvedFetchOptions } from './fetch-options.js';
@@ -34,11 +34,14 @@ const NO_FILES: DocumentReader = {
 };
 
 export class InMemoryStub {
-  /** The journal, coverage, self-check warnings and log lines: the server's recorder, fed at the same point. */
-  private readonly recorder: Recorder;
+  /** What the pipeline reads, and the sticky scenario. */
+  readonly version: ServedState;
+  /** The journal, coverage, self-check warnings and log lines; its answered event is called once per answer. */
+  readonly recorder: Recorder;
 
-  private constructor(private readonly options: ResolvedFetchOptions, public current: EngineState, private readonly store: LocalStateStore | null) {
-    this.recorder = new Recorder({ journalLimit: options.journalLimit, log: options.log, logFormat: 'text' }, this, options.warn);
+  private constructor(private readonly options: ResolvedFetchOptions, state: EngineState, private readonly store: LocalStateStore | null) {
+    this.version = new ServedState(state, options.warn);
+    this.recorder = new Recorder({ journalLimit: options.journalLimit, log: options.log, logFormat: 'text' }, this.version, options.warn);
   }
 
   /** Opens and compiles everything; a broken document or fixture rejects with a ConfigError naming it. */
@@ -61,14 +64,15 @@ export class InMemoryStub {
 
   /** Whether any operation's path matches the request (a method it lacks is still the API's: 405). */
   knows(method: string, path: string): boolean {
-    return this.current.compiled.routes.match(method, path).kind !== 'not-found';
+    return this.version.current.compiled.routes.match(method, path).kind !== 'not-found';
   }
 
   /** Runs the pipeline; in stateful mode its change is applied before the answer leaves. */
   handle(request: PlainRequest): EngineResponse {
     try {
-      if (this.store === null) return handleRequest(this.current, request);
-      const response = handleRequest(this.current, request, this.store.read());
+      const state = this.version.current;
+      if (this.store === null) return handleRequest(state, request);
+      const response = handleRequest(state, request, this.store.read());
       if (response.stateChange) this.store.apply(response.stateChange);
       return response;
     } catch (error) {
@@ -80,34 +84,6 @@ export class InMemoryStub {
   internalError(request: PlainRequest, error: unknown): EngineResponse {
     this.options.warn(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
     return refusalResponse(serverRefusals.internalError(), null);
-  }
-
-  /** Called once per answered request, after its answer was handed over. */
-  record(request: PlainRequest, response: EngineResponse, durationMs: number): void {
-    this.recorder.answered(request, response, durationMs);
-  }
-
-  requests(filter?: JournalFilter): JournalEntry[] {
-    return this.recorder.requests(filter);
-  }
-
-  reset(): void {
-    this.recorder.reset();
-  }
-
-  coverageReport(): CoverageReport {
-    return this.recorder.coverageReport();
-  }
-
-  /** Makes `name` the scenario for requests that select none; throws when no operation has it. */
-  useScenario(name: string): void {
-    const names = [...new Set([...this.current.scenarios.values()].flatMap((scenarios) => [...scenarios.keys()]))];
-    if (!names.includes(name)) throw new Error(`no operation has a scenario "${name}"; known: ${names.join(', ')}`);
-    this.current = { ...this.current, sticky: name };
-  }
-
-  clearScenario(): void {
-    this.current = { ...this.current, sticky: null };
   }
 }
 

@@ -81,7 +81,7 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
   const record = (abandoned = false) => {
     if (recordedOnce) return;
     recordedOnce = true;
-    exchange.stub.record(exchange.request, recorded(status, operation, plan, violations, note, abandoned), performance.now() - exchange.started);
+    exchange.stub.recorder.answered(exchange.request, recorded(status, operation, plan, violations, note, abandoned), performance.now() - exchange.started);
   };
   res.once('close', () => {
     if (answer.complete) return;

@@ -1,13 +1,15 @@
-// The version of spec and fixtures being served, and reloading: a reload loads the files beside
-// the version serving, which keeps answering until the new one replaces it whole; on failure the
-// last good version keeps serving. The sticky scenario lives here too, since a reload keeps it.
+// The version of spec and fixtures being served from files, and reloading: a reload loads the
+// files beside the version serving, which keeps answering until the new one replaces it whole; on
+// failure the last good version keeps serving. The state and its sticky scenario are
+// served-state.ts's, shared with the fetch handler's in-memory stub.
 import type { ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import type { EngineState } from '../engine/pipeline.js';
 import { loadState } from './load-state.js';
+import { ServedState } from './served-state.js';
 import { watchFiles, type FileWatch, type WatchTargets } from './watch-files.js';
 
-export class ServedVersion {
+export class ServedVersion extends ServedState {
   private fileWatch: FileWatch | null = null;
   /** The reload under way (every caller since it began shares its outcome); null when none is. */
   private reloading: Promise<boolean> | null = null;
@@ -17,11 +19,13 @@ export class ServedVersion {
 
   private constructor(
     private readonly options: ResolvedOptions,
-    private readonly warn: (line: string) => void,
-    private state: EngineState,
+    warn: (line: string) => void,
+    state: EngineState,
     /** The files the spec was last read from (itself and what it reaches by `$ref`): what the watch follows. */
     private specFiles: string[],
-  ) {}
+  ) {
+    super(state, warn);
+  }
 
   /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
   static async load(options: ResolvedOptions, warn: (line: string) => void): Promise<ServedVersion> {
@@ -30,30 +34,9 @@ export class ServedVersion {
     return new ServedVersion(options, warn, state, specFiles);
   }
 
-  /** What the pipeline reads now; replaced whole by a reload or a sticky scenario change. */
-  get current(): EngineState {
-    return this.state;
-  }
-
   /** Reloads whenever the spec, a file it references or the fixtures folder changes. */
   watch(): void {
     this.fileWatch = watchFiles(this.watchTargets(), () => void this.reload());
-  }
-
-  /** Makes `name` the scenario for requests without a selection header; false if no operation has it. */
-  useScenario(name: string): boolean {
-    const known = [...this.state.scenarios.values()].some((scenarios) => scenarios.has(name));
-    if (known) this.state = { ...this.state, sticky: name };
-    return known;
-  }
-
-  clearScenario(): void {
-    this.state = { ...this.state, sticky: null };
-  }
-
-  /** Every scenario name of every operation, once each. */
-  scenarioNames(): string[] {
-    return [...new Set([...this.state.scenarios.values()].flatMap((scenarios) => [...scenarios.keys()]))];
   }
 
   /** Resolves with whether the files as they were when asked (or newer) are served. */
@@ -81,9 +64,7 @@ export class ServedVersion {
     const started = performance.now();
     try {
       const loaded = await loadState(this.options, this.warn, (files) => (this.specFiles = files), signal);
-      // The sticky scenario is decided now, against the current state: a PUT or DELETE of
-      // /__admin/scenario made while the files were loading is kept.
-      this.state = { ...loaded, sticky: this.keptSticky(loaded) };
+      this.serve(loaded);
       this.warn(`reloaded ${this.options.spec} and ${this.options.fixtures} in ${Math.round(performance.now() - started)} ms`);
       return true;
     } catch (error) {
@@ -100,15 +81,6 @@ export class ServedVersion {
 
   private watchTargets(): WatchTargets {
     return { files: [this.options.spec, ...this.specFiles], folder: this.options.fixtures };
-  }
-
-  private keptSticky(loaded: EngineState): string | null {
-    const sticky = this.state.sticky;
-    if (sticky === null) return null;
-    if ([...loaded.scenarios.values()].some((scenarios) => scenarios.has(sticky))) return sticky;
-    // A client relying on the sticky scenario suddenly gets the default answer: say why.
-    this.warn(`warning: the sticky scenario "${sticky}" is no longer in the fixtures; it was cleared`);
-    return null;
   }
 
   close(): void {

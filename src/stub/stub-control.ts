@@ -1,10 +1,13 @@
-// What the public API hands out of a stub (RunningStub.stub, StubApp.stub): the journal, coverage,
-// the sticky scenario and what is served, never the class and its served state.
+// What the public API hands out of a stub (RunningStub, StubApp.stub, and in part the fetch
+// handler): the journal, coverage, the sticky scenario and what is served, never the class and its
+// served state. Declared once here; RunningStub is this plus its server.
 import type { CoverageReport } from '../record/coverage.js';
 import type { DriftReport } from '../record/drift.js';
 import type { DocumentWarning } from '../openapi/document-warnings.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import type { ServedSummary, Stub } from './stub.js';
+import type { Recorder } from './recorder.js';
+import type { ServedState } from './served-state.js';
 
 export interface StubControl {
   /** Journal entries, oldest first. */
@@ -25,17 +28,24 @@ export interface StubControl {
   close(): void;
 }
 
+/** What every stub hands out, the server's and the fetch handler's in-memory one: its records and the sticky scenario. */
+export type RecordsControl = Pick<StubControl, 'requests' | 'reset' | 'coverage' | 'useScenario' | 'clearScenario'>;
+
+export function recordsControl(recorder: Recorder, version: ServedState): RecordsControl {
+  return {
+    requests: (filter) => recorder.requests(filter),
+    reset: () => recorder.reset(),
+    coverage: () => recorder.coverageReport(),
+    useScenario: (name) => version.useKnownScenario(name),
+    clearScenario: () => version.clearScenario(),
+  };
+}
+
 export function controlOf(stub: Stub): StubControl {
   return {
-    requests: (filter) => stub.requests(filter),
-    reset: () => stub.reset(),
-    coverage: () => stub.coverageReport(),
+    ...recordsControl(stub.recorder, stub.version),
     drift: () => stub.admin.drift(),
     warnings: () => stub.admin.warnings(),
-    useScenario: (name) => {
-      if (!stub.useScenario(name)) throw new Error(`no operation has a scenario "${name}"; known: ${stub.scenarioNames().join(', ')}`);
-    },
-    clearScenario: () => stub.clearScenario(),
     served: () => stub.served(),
     close: () => stub.close(),
   };

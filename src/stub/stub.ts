@@ -5,8 +5,7 @@
 import { resourcesSummary } from './resources-report.js';
 import { DEFAULTS, type ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
-import type { CoverageReport } from '../record/coverage.js';
-import type { JournalEntry, JournalFilter } from '../record/journal.js';
+import type { JournalFilter } from '../record/journal.js';
 import { handleRequest } from '../engine/pipeline.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineResponse } from '../engine/engine-response.js';
@@ -46,7 +45,7 @@ export class Stub {
   /** Set once shutdown begins: GET /__admin/ready answers 503 from then on. */
   private shutdownBegun = false;
 
-  private constructor(readonly options: ResolvedOptions, private readonly version: ServedVersion, warn: (line: string) => void) {
+  private constructor(readonly options: ResolvedOptions, readonly version: ServedVersion, warn: (line: string) => void) {
     this.outbound = new Outbound(warn);
     this.recorder = new Recorder(options, version, warn);
     // Webhooks and callbacks leave only once the answer is out: a receiver never delays the client.
@@ -102,11 +101,6 @@ export class Stub {
     return decide(this.version.current, request, this.proxy!.refuseInvalid);
   }
 
-  /** Called once per answered request, after it was sent: the answered event (recorder.ts). */
-  record(request: PlainRequest, response: EngineResponse, durationMs: number): void {
-    this.recorder.answered(request, response, durationMs);
-  }
-
   /** Answers the cluster primary's questions to this worker (its part of the journal and coverage, an admin change). */
   private answerPrimary(op: Op, arg: unknown): unknown {
     switch (op) {
@@ -127,32 +121,6 @@ export class Stub {
     const { compiled, resources } = this.version.current;
     const operations = compiled.operations.map(({ method, path, operationId }) => ({ method, path, operationId }));
     return { title: compiled.title, operations, stateful: resources ? resourcesSummary(resources) : null };
-  }
-
-  requests(filter?: JournalFilter): JournalEntry[] {
-    return this.recorder.requests(filter);
-  }
-
-  /** Empties the journal and resets coverage. */
-  reset(): void {
-    this.recorder.reset();
-  }
-
-  coverageReport(): CoverageReport {
-    return this.recorder.coverageReport();
-  }
-
-  /** Makes `name` the scenario for requests without a selection header; false if no operation has it. */
-  useScenario(name: string): boolean {
-    return this.version.useScenario(name);
-  }
-
-  clearScenario(): void {
-    this.version.clearScenario();
-  }
-
-  scenarioNames(): string[] {
-    return this.version.scenarioNames();
   }
 
   /** Ends every live journal stream, so open pages never hold a shutdown up. */
