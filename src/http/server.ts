@@ -10,34 +10,23 @@ import { Stub } from '../stub/stub.js';
 import { controlOf, type StubControl } from '../stub/stub-control.js';
 import type { ClusterLink } from '../stub/cluster-link.js';
 import type { CoverageReport } from '../record/coverage.js';
-import type { DriftReport } from '../record/drift.js';
-import type { DocumentWarning } from '../openapi/document-warnings.js';
-import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { InFlight } from './in-flight.js';
 import { serveRequest, toOriginForm, type ServeSettings } from './serve-request.js';
 import { handleClientError, MAX_HEADER_LINES, refuseConnect, tooManyHeaders } from './client-error.js';
 import { sendProblem } from './send-problem.js';
 import { adminRefusals } from './http-refusals.js';
 
-export interface RunningStub {
+/**
+ * The running server: the stub's controls (StubControl: journal, coverage, drift, warnings, sticky
+ * scenario, what is served) on the value itself, plus where it listens and a graceful close.
+ */
+export interface RunningStub extends Omit<StubControl, 'close'> {
   /** `http://127.0.0.1:<port>` */
   url: string;
   port: number;
-  /** The stub behind the server: journal, coverage, sticky scenario, what is served. */
+  /** The same controls on their own, as `createStubApp()` hands them out (`app.stub`). */
   stub: StubControl;
   server: Server;
-  /** Journal entries, oldest first. */
-  requests(filter?: JournalFilter): JournalEntry[];
-  /** Empties the journal and resets coverage. */
-  reset(): void;
-  coverage(): CoverageReport;
-  /** --proxy: where the real API and the document disagree, since the last reset (GET /__admin/drift). */
-  drift(): DriftReport;
-  /** The document's flaws (GET /__admin/warnings), printed or not. */
-  warnings(): readonly DocumentWarning[];
-  /** Makes a scenario the default for requests without selection headers (throws if unknown). */
-  useScenario(name: string): void;
-  clearScenario(): void;
   /**
    * Turns GET /__admin/ready to 503, keeps serving for `drainMs`, then stops accepting, lets
    * in-flight answers finish (up to `graceMs`) and writes --coverage-out.
@@ -145,22 +134,9 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
     clearInterval(sweep);
     server.closeAllConnections();
     stub.close();
-    if (resolved.coverageOut) await writeCoverage(resolved.coverageOut, stub.coverageReport());
+    if (resolved.coverageOut) await writeCoverage(resolved.coverageOut, stub.recorder.coverageReport());
   })());
 
   const control = controlOf(stub);
-  return {
-    url: `http://${host}:${port}`,
-    port,
-    stub: control,
-    server,
-    requests: control.requests,
-    reset: control.reset,
-    coverage: control.coverage,
-    drift: control.drift,
-    warnings: control.warnings,
-    useScenario: control.useScenario,
-    clearScenario: control.clearScenario,
-    close,
-  };
+  return { ...control, url: `http://${host}:${port}`, port, stub: control, server, close };
 }
