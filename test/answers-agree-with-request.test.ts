@@ -7,12 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStub } from '../src/index.js';
 import { startStubOn } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
+import { documentHead, pathParameters, SID, SID_PROPERTY } from './helpers/company-shapes.js';
 
-const SID = '^SM[0-9a-fA-F]{32}$';
 const DOCUMENT = `
-openapi: 3.0.3
-info: { title: Agreeing answers, version: '1' }
-paths:
+${documentHead('Agreeing answers')}
   /tasks:
     get:
       responses:
@@ -23,7 +21,7 @@ paths:
               schema: { type: object, properties: { data: { type: array, items: { $ref: '#/components/schemas/Task' } }, next_page: { type: object, nullable: true } } }
               example: { data: [{ gid: '12345', name: Bug Task }, { gid: '12345', name: Bug Task }], next_page: { offset: abc } }
   /tasks/{task_gid}:
-    parameters: [{ name: task_gid, in: path, required: true, schema: { type: string } }]
+    ${pathParameters('task_gid')}
     get:
       responses:
         '200':
@@ -35,7 +33,7 @@ paths:
                 first: { value: { data: { gid: '12345', name: Bug Task } } }
                 second: { value: { data: { gid: '999', name: Other Task } } }
   /Accounts/{AccountSid}/Messages.json:
-    parameters: [{ name: AccountSid, in: path, required: true, schema: { type: string } }]
+    ${pathParameters('AccountSid')}
     get:
       responses:
         '200':
@@ -48,16 +46,14 @@ paths:
                   messages: { type: array, minItems: 3, maxItems: 3, items: { $ref: '#/components/schemas/Message' } }
                   page: { type: integer, example: 0 }
   /Accounts/{AccountSid}/Messages/{Sid}.json:
-    parameters:
-      - { name: AccountSid, in: path, required: true, schema: { type: string } }
-      - { name: Sid, in: path, required: true, schema: { type: string } }
+    ${pathParameters('AccountSid', 'Sid')}
     get:
       responses:
         '200':
           description: one message
           content: { application/json: { schema: { $ref: '#/components/schemas/Message' } } }
   /pets/{petId}:
-    parameters: [{ name: petId, in: path, required: true, schema: { type: string } }]
+    ${pathParameters('petId')}
     get:
       responses:
         '200':
@@ -76,7 +72,7 @@ paths:
               schema: { type: array, items: { type: object, properties: { id: { type: integer }, name: { type: string } } } }
               example: [{ id: 7, name: Rex }, { id: 7, name: Rex }, { id: 8, name: Bo }]
   /folders/{folder_id}:
-    parameters: [{ name: folder_id, in: path, required: true, schema: { type: string } }]
+    ${pathParameters('folder_id')}
     get:
       responses:
         '200':
@@ -116,7 +112,7 @@ components:
     Message:
       type: object
       properties:
-        sid: { type: string, pattern: '${SID}', example: SM1234567890abcdef1234567890abcdef }
+        ${SID_PROPERTY}
         account_sid: { type: string, pattern: '^AC[0-9a-fA-F]{32}$', example: AC1234567890abcdef1234567890abcdef }
         body: { type: string, example: Hello }
 `;

@@ -5,13 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
+import { documentHead, pathParameters, SID, SID_PROPERTY } from './helpers/company-shapes.js';
 import { startCli } from './helpers/cli.js';
 
-const SID = '^SM[0-9a-fA-F]{32}$';
 const DOCUMENT = `
-openapi: 3.0.3
-info: { title: Real shapes, version: '1' }
-paths:
+${documentHead('Real shapes')}
   /tasks:
     get:
       responses:
@@ -28,7 +26,7 @@ paths:
               schema: { type: object, properties: { data: { $ref: '#/components/schemas/Task' } } }
               example: { data: { gid: '12345', name: Bug Task, created_at: '2024-01-02T03:04:05Z' } }
   /tasks/{task_gid}:
-    parameters: [{ name: task_gid, in: path, required: true, schema: { type: string } }]
+    ${pathParameters('task_gid')}
     get:
       responses:
         '200': { description: a task, content: { application/json: { schema: { type: object, properties: { data: { $ref: '#/components/schemas/Task' } } } } } }
@@ -41,7 +39,7 @@ paths:
       responses:
         '200': { description: deleted, content: { application/json: { schema: { type: object, properties: { data: { type: object } } } } } }
   /Accounts/{AccountSid}/Messages.json:
-    parameters: [{ name: AccountSid, in: path, required: true, schema: { type: string } }]
+    ${pathParameters('AccountSid')}
     get:
       responses:
         '200':
@@ -52,9 +50,7 @@ paths:
       responses:
         '201': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/Message' } } } }
   /Accounts/{AccountSid}/Messages/{Sid}.json:
-    parameters:
-      - { name: AccountSid, in: path, required: true, schema: { type: string } }
-      - { name: Sid, in: path, required: true, schema: { type: string } }
+    ${pathParameters('AccountSid', 'Sid')}
     get:
       responses:
         '200': { description: a message, content: { application/json: { schema: { $ref: '#/components/schemas/Message' } } } }
@@ -64,7 +60,7 @@ paths:
       responses:
         '201': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/Folder' } } } }
   /folders/{folder_id}:
-    parameters: [{ name: folder_id, in: path, required: true, schema: { type: string } }]
+    ${pathParameters('folder_id')}
     get:
       responses:
         '200': { description: a folder, content: { application/json: { schema: { $ref: '#/components/schemas/Folder' } } } }
@@ -73,7 +69,7 @@ paths:
       responses:
         '200': { description: jobs, content: { application/json: { schema: { type: array, items: { type: object } } } } }
   /jobs/{id}:
-    parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+    ${pathParameters('id')}
     post:
       responses:
         '202': { description: started }
@@ -92,7 +88,7 @@ components:
     Message:
       type: object
       properties:
-        sid: { type: string, pattern: '${SID}', example: SM1234567890abcdef1234567890abcdef }
+        ${SID_PROPERTY}
         body: { type: string }
         Body: { type: string }
         date_created: { type: string, example: 'Thu, 30 Jul 2015 20:12:31 +0000' }
