@@ -8,6 +8,7 @@ import { stringifyExact } from '../common/exact-json.js';
 import { sendProblem } from './send-problem.js';
 import { adminRefusals } from './http-refusals.js';
 import { isWebhookUrl } from '../config/options.js';
+import { METRICS_CONTENT_TYPE } from '../record/metrics.js';
 
 export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Router {
   const router = express.Router();
@@ -49,6 +50,9 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   router.delete('/requests', async (_req, res) => {
     await stub.changeEverywhere({ kind: 'reset' });
     res.status(204).end();
+  });
+  router.get('/metrics', async (_req, res) => {
+    res.type(METRICS_CONTENT_TYPE).send(await stub.metrics());
   });
   router.get('/warnings', (_req, res) => {
     res.json({ warnings: stub.warnings() });

@@ -32,6 +32,7 @@ export class Outbound {
   private readonly queue: Delivery[] = [];
   private sending = 0;
   private readonly outcomes: DeliveryOutcome[] = [];
+  private readonly outcomeListeners: Array<(outcome: DeliveryOutcome) => void> = [];
   private closed = false;
 
   constructor(private readonly warn: (line: string) => void) {}
@@ -44,6 +45,16 @@ export class Outbound {
 
   targetOf(name: string): string | null {
     return this.targets.get(name) ?? null;
+  }
+
+  /** Hears of each delivery's outcome as it is kept (the metrics). */
+  onOutcome(listener: (outcome: DeliveryOutcome) => void): void {
+    this.outcomeListeners.push(listener);
+  }
+
+  /** Deliveries waiting or being sent. */
+  get depth(): number {
+    return this.queue.length + this.sending;
   }
 
   /** The last deliveries' outcomes, oldest first. */
@@ -117,6 +128,7 @@ export class Outbound {
     if (kept.error === undefined) delete kept.error;
     this.outcomes.push(kept);
     if (this.outcomes.length > KEPT) this.outcomes.shift();
+    for (const listener of this.outcomeListeners) listener(kept);
   }
 }
 

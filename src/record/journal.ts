@@ -125,6 +125,11 @@ export class Journal {
     }
   }
 
+  /** Entries held now. */
+  get size(): number {
+    return this.entries.length;
+  }
+
   clear(): void {
     this.entries.length = 0;
     this.start = 0;

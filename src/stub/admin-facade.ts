@@ -9,6 +9,7 @@ import type { DeliveryOutcome, Outbound } from '../outbound/outbound.js';
 import { requestFor } from '../engine/plan-deliveries.js';
 import { parseExactJson, stringifyExact } from '../common/exact-json.js';
 import type { ServedVersion } from './served-version.js';
+import { metricsText, type Metrics } from '../record/metrics.js';
 import type { Recorder, JournalWatcher } from './recorder.js';
 import type { StateAccess } from './state-access.js';
 import { resourcesReport } from './resources-report.js';
@@ -24,6 +25,7 @@ export interface AdminParts {
   version: ServedVersion;
   recorder: Recorder;
   outbound: Outbound;
+  metrics: Metrics;
   /** Stateful mode's store; null when stateful mode is off. */
   state: () => StateAccess | null;
   /** What makes several processes one server; null in a single process. */
@@ -59,6 +61,11 @@ export class StubAdmin {
    */
   ready(): { status: 'ready' } | { status: 'shutting down'; reason: string } {
     return this.parts.shuttingDown() ? { status: 'shutting down', reason: 'the stub is shutting down; send new requests to another instance' } : { status: 'ready' };
+  }
+
+  /** GET /__admin/metrics in the Prometheus text format: with --workers, the whole server's; else this process's. */
+  async metrics(): Promise<string> {
+    return (await this.parts.whole()?.metrics?.()) ?? metricsText([await this.parts.metrics.json()]);
   }
 
   /** GET /__admin/warnings */

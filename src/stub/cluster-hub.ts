@@ -9,6 +9,7 @@ import { fromEntries, LocalStateStore, toEntries, type StateEntries } from './st
 import { StateFileWriter } from './state-file.js';
 import { addCounts, type CoverageCounts } from '../record/coverage.js';
 import { addDrift, type DriftReport } from '../record/drift.js';
+import { metricsText, type MetricsJson } from '../record/metrics.js';
 
 export interface HubOptions {
   stateFile: string | undefined;
@@ -68,6 +69,8 @@ export class ClusterHub {
         return addCounts((await this.fromEach(ToWorker.coverageCounts)) as CoverageCounts[]);
       case ToPrimary.drift:
         return addDrift((await this.fromEach(ToWorker.driftReport)) as DriftReport[]);
+      case ToPrimary.metrics:
+        return metricsText((await this.fromEach(ToWorker.metricsJson)) as MetricsJson[]);
       case ToPrimary.everywhere:
         return this.fromEach(ToWorker.change, arg);
       default:

@@ -17,6 +17,8 @@ export const ToPrimary = {
   drift: 'drift',
   /** An admin change made in every worker. */
   everywhere: 'everywhere',
+  /** The whole server's metrics: every worker's added up, as text. */
+  metrics: 'metrics',
 } as const;
 
 /** What the cluster primary asks each worker. */
@@ -24,6 +26,7 @@ export const ToWorker = {
   journalList: 'journal.list',
   coverageCounts: 'coverage.counts',
   driftReport: 'drift.report',
+  metricsJson: 'metrics.json',
   /** Make an admin change in this worker. */
   change: 'do',
 } as const;

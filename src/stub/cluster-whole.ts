@@ -25,6 +25,10 @@ export class ClusterWhole implements WholeServer {
     return (await this.link.ask(ToPrimary.coverage)) as CoverageCounts;
   }
 
+  async metrics(): Promise<string> {
+    return (await this.link.ask(ToPrimary.metrics)) as string;
+  }
+
   async drift(): Promise<DriftReport> {
     return (await this.link.ask(ToPrimary.drift)) as DriftReport;
   }

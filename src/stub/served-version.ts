@@ -16,6 +16,8 @@ export class ServedVersion extends ServedState {
   /** Reloads asked for so far: a reload under way that is no longer the newest is abandoned. */
   private reloadsAsked = 0;
   private reloadAbort: AbortController | null = null;
+  /** Hears of each reload that ran to its end, done or refused, and how long it took (the metrics). */
+  onReloaded: (ok: boolean, durationMs: number) => void = () => {};
 
   private constructor(
     private readonly options: ResolvedOptions,
@@ -66,11 +68,13 @@ export class ServedVersion extends ServedState {
       const loaded = await loadState(this.options, this.warn, (files) => (this.specFiles = files), signal);
       this.serve(loaded);
       this.warn(`reloaded ${this.options.spec} and ${this.options.fixtures} in ${Math.round(performance.now() - started)} ms`);
+      this.onReloaded(true, performance.now() - started);
       return true;
     } catch (error) {
       if (signal.aborted) return false; // a newer reload takes over (or the stub is closing)
       const message = error instanceof ConfigError ? error.message : `reload failed: ${(error as Error).message}`;
       this.warn(`reload refused, still serving the last good version: ${message}`);
+      this.onReloaded(false, performance.now() - started);
       return false;
     } finally {
       // The $ref'd files may have changed, and a fixtures folder made after the start is watched

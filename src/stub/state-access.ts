@@ -90,6 +90,15 @@ export class StateAccess {
     return [];
   }
 
+  /** Each resource with its items and their bytes (the stored JSON text), for the metrics. */
+  async sizes(): Promise<Array<{ resource: string; items: number; bytes: number }>> {
+    return [...(await this.store.read())].map(([resource, items]) => {
+      let bytes = 0;
+      for (const text of items.values()) bytes += Buffer.byteLength(text);
+      return { resource, items: items.size, bytes };
+    });
+  }
+
   async clear(): Promise<void> {
     await this.store.replace(new Map());
   }

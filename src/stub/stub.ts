@@ -17,6 +17,7 @@ import type { AdminChange, WholeServer } from './whole-server.js';
 import { ServedVersion } from './served-version.js';
 import { StateAccess } from './state-access.js';
 import { Recorder } from './recorder.js';
+import { Metrics, type MetricsJson } from '../record/metrics.js';
 import { StubAdmin } from './admin-facade.js';
 import { createProxy, type ProxySetup } from '../proxy/proxy-setup.js';
 import { decide, type ProxyDecision } from '../proxy/proxy-decision.js';
@@ -36,6 +37,8 @@ export class Stub {
   /** Webhooks and callbacks on their way out, with their targets and last outcomes. */
   readonly outbound: Outbound;
   readonly admin: StubAdmin;
+  /** GET /__admin/metrics: counted from the answered event, the deliveries and the reloads. */
+  readonly metrics: Metrics;
   /** Stateful mode's store; null when stateful mode is off. */
   private state: StateAccess | null = null;
   /** What makes several processes one server (--workers, --state-store); null in a single process. */
@@ -52,7 +55,15 @@ export class Stub {
     this.recorder.onAnswered((_request, response) => {
       if (response.deliveries && !response.fault && !response.abandoned) this.outbound.send(response.deliveries);
     });
-    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, state: () => this.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun });
+    const metrics = (this.metrics = new Metrics({
+      journalEntries: () => this.recorder.journal.size,
+      deliveryQueue: () => this.outbound.depth,
+      stored: async () => (await this.state?.sizes()) ?? [],
+    }));
+    this.recorder.onAnswered((_request, response, durationMs) => metrics.answered(response, durationMs));
+    this.outbound.onOutcome((outcome) => metrics.delivered(outcome));
+    version.onReloaded = (ok, durationMs) => metrics.reloaded(ok, durationMs);
+    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, metrics, state: () => this.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun });
     this.proxy = createProxy(options, () => version.current.compiled.secrets, warn);
   }
 
@@ -110,6 +121,8 @@ export class Stub {
         return this.recorder.coverage.counts();
       case ToWorker.driftReport:
         return this.recorder.drift.report();
+      case ToWorker.metricsJson:
+        return this.metrics.json() satisfies Promise<MetricsJson>;
       case ToWorker.change:
         return this.admin.changeHere(arg as AdminChange);
       default:

@@ -25,5 +25,7 @@ export interface WholeServer {
    * absent where it shares the process's fate (--workers: the primary).
    */
   problem?(): Promise<string | null>;
+  /** --workers: every worker's metrics as one server's (text format); absent where each instance answers for itself (Redis). */
+  metrics?(): Promise<string>;
   close(): Promise<void>;
 }
