@@ -32,7 +32,7 @@ export const adminRefusals = {
   reloadRefused: (): HttpRefusal => ({ status: 409, detail: 'the spec or a fixture is broken; the last good version keeps serving (see the log)' }),
   noEndpoint: (method: string, path: string): HttpRefusal => ({ status: 404, detail: `no admin endpoint ${method} ${path}` }),
   /** Not the request's fault: the store or the other workers did not answer. Retrying later may work. */
-  sharedStateSilent: (reason: string | undefined): HttpRefusal => ({ status: 503, detail: `the stub's shared state did not answer: ${reason ?? 'unknown error'}` }),
+  sharedStateSilent: (reason: string | undefined): HttpRefusal => ({ status: 503, detail: `the stub's shared state did not answer: ${reason ?? 'unknown error'}`, headers: { 'retry-after': '1' } }),
   /** A body Express's parsers refused: 400 for JSON that does not parse, else their own 4xx. */
   unreadableBody: (status: number, message: string | undefined): HttpRefusal =>
     ({ status, detail: status === 400 ? 'the request body is not valid JSON' : (message ?? 'bad request') }),

@@ -7,18 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/config-error.js';
-import type { StateChange, StoredState } from '../engine/engine-types.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { CoverageCounts } from '../record/coverage.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { stringifyExact } from '../common/exact-json.js';
-import { toEntries, type StateStore } from './state-store.js';
+import { COMMAND_TIMEOUT_MS, PREFIX, RedisStateStore } from './redis-state-store.js';
+import { readMessage } from './redis-messages.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 
-/** Every key this stub writes starts with this; pick the DB in the URL to keep two stubs apart. */
-const PREFIX = 'plant-store-stub:';
 const KEYS = {
-  resources: `${PREFIX}resources`,
   journal: `${PREFIX}journal`,
   statusHits: `${PREFIX}coverage:status`,
   scenarioHits: `${PREFIX}coverage:scenario`,
@@ -34,42 +31,6 @@ const PING_TIMEOUT_MS = 1_000;
 /** What health says when Redis is away: plain words, never the client library's message (nor the URL, which may hold a password). */
 const UNREACHABLE = 'the state store (Redis) cannot be reached: stateful requests and admin reads answer 503 until it is back';
 
-// Each script runs atomically in Redis: a read sees one moment, a create of a taken id changes nothing.
-const READ_STATE = `
-local out = {}
-for _, name in ipairs(redis.call('SMEMBERS', KEYS[1] .. 'resources')) do
-  out[#out + 1] = {name, redis.call('ZRANGE', KEYS[1] .. 'order:' .. name, 0, -1), redis.call('HGETALL', KEYS[1] .. 'items:' .. name)}
-end
-return out`;
-const APPLY_CHANGE = `
-local items, order = KEYS[1] .. 'items:' .. ARGV[2], KEYS[1] .. 'order:' .. ARGV[2]
-local exists = redis.call('HEXISTS', items, ARGV[3]) == 1
-if (ARGV[1] == 'create') == exists then return 0 end
-if ARGV[1] == 'delete' then
-  redis.call('HDEL', items, ARGV[3])
-  redis.call('ZREM', order, ARGV[3])
-  return 1
-end
-redis.call('HSET', items, ARGV[3], ARGV[4])
-if ARGV[1] == 'create' then
-  redis.call('SADD', KEYS[1] .. 'resources', ARGV[2])
-  redis.call('ZADD', order, redis.call('INCR', KEYS[1] .. 'seq'), ARGV[3])
-end
-return 1`;
-const REPLACE_STATE = `
-for _, name in ipairs(redis.call('SMEMBERS', KEYS[1] .. 'resources')) do
-  redis.call('DEL', KEYS[1] .. 'items:' .. name, KEYS[1] .. 'order:' .. name)
-end
-redis.call('DEL', KEYS[1] .. 'resources')
-for _, entry in ipairs(cjson.decode(ARGV[1])) do
-  redis.call('SADD', KEYS[1] .. 'resources', entry[1])
-  for _, pair in ipairs(entry[2]) do
-    redis.call('HSET', KEYS[1] .. 'items:' .. entry[1], pair[1], pair[2])
-    redis.call('ZADD', KEYS[1] .. 'order:' .. entry[1], redis.call('INCR', KEYS[1] .. 'seq'), pair[1])
-  end
-end
-return 1`;
-
 export interface RedisWholeOptions {
   url: string;
   journalLimit: number;
@@ -78,43 +39,23 @@ export interface RedisWholeOptions {
   warn: (line: string) => void;
 }
 
-class RedisStateStore implements StateStore {
-  constructor(private readonly redis: Redis) {}
-
-  async read(): Promise<StoredState> {
-    const rows = (await this.redis.eval(READ_STATE, 1, PREFIX)) as Array<[string, string[], string[]]>;
-    const state = new Map<string, Map<string, string>>();
-    for (const [name, order, flat] of rows) {
-      const texts = new Map<string, string>();
-      for (let i = 0; i < flat.length; i += 2) texts.set(flat[i], flat[i + 1]);
-      state.set(name, new Map(order.map((id) => [id, texts.get(id)!])));
-    }
-    return state;
-  }
-
-  async apply({ action, resource, id, item }: StateChange): Promise<boolean> {
-    return (await this.redis.eval(APPLY_CHANGE, 1, PREFIX, action, resource, id, item ?? '')) === 1;
-  }
-
-  async replace(state: StoredState): Promise<void> {
-    await this.redis.eval(REPLACE_STATE, 1, PREFIX, JSON.stringify(toEntries(state)));
-  }
-}
-
 export class RedisWhole implements WholeServer {
   readonly store: RedisStateStore;
   private readonly waiting = new Map<string, { acks: number; ok: boolean; done: () => void }>();
+  private lastForeign = -Infinity;
 
   private constructor(private readonly redis: Redis, private readonly listener: Redis, private readonly options: RedisWholeOptions) {
-    this.store = new RedisStateStore(redis);
+    this.store = new RedisStateStore(redis, options.warn);
   }
 
   /** Connects (a ConfigError naming the URL when Redis cannot be reached at start) and listens for admin changes. */
   static async connect(options: RedisWholeOptions): Promise<RedisWhole> {
     // Commands fail at once while Redis is away instead of queueing, so a client gets a 503 now
     // rather than a request that hangs; the connection keeps retrying in the background.
+    // A Redis that keeps the connection but answers nothing (stopped, frozen) fails each command
+    // after COMMAND_TIMEOUT_MS, so a client gets the same 503.
     const settings = { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: CONNECT_TIMEOUT_MS, retryStrategy: (times: number) => Math.min(times * 100, 1_000) };
-    const redis = new Redis(options.url, settings);
+    const redis = new Redis(options.url, { ...settings, commandTimeout: COMMAND_TIMEOUT_MS });
     const listener = new Redis(options.url, { ...settings, enableOfflineQueue: true });
     const whole = new RedisWhole(redis, listener, options);
     // The socket's error (ECONNREFUSED) says more than the rejection of connect() ("Connection is closed").
@@ -138,14 +79,16 @@ export class RedisWhole implements WholeServer {
 
   /** The sticky scenario the other instances have set, for an instance that starts now. */
   async sticky(): Promise<string | null> {
-    return this.redis.get(KEYS.sticky);
+    return this.store.run(() => this.redis.get(KEYS.sticky));
   }
 
+  /** Entries that are not ones this stub wrote (not JSON, not an entry) are left out. */
   async journal(filter: JournalFilter): Promise<string> {
-    const texts = await this.redis.lrange(KEYS.journal, 0, -1);
+    const texts = await this.store.run(() => this.redis.lrange(KEYS.journal, 0, -1));
     const kept = texts.filter((text) => {
-      const entry = JSON.parse(text) as JournalEntry;
-      return (filter.method === undefined || entry.method === filter.method.toUpperCase())
+      const entry = journalEntry(text);
+      return entry !== null
+        && (filter.method === undefined || entry.method === filter.method.toUpperCase())
         && (filter.path === undefined || entry.path === filter.path)
         && (filter.status === undefined || entry.status === filter.status);
     });
@@ -153,7 +96,7 @@ export class RedisWhole implements WholeServer {
   }
 
   async coverage(): Promise<CoverageCounts> {
-    const [statuses, scenarios] = await Promise.all([this.redis.hgetall(KEYS.statusHits), this.redis.hgetall(KEYS.scenarioHits)]);
+    const [statuses, scenarios] = await this.store.run(() => Promise.all([this.redis.hgetall(KEYS.statusHits), this.redis.hgetall(KEYS.scenarioHits)]));
     return { statuses: rows(statuses), scenarios: rows(scenarios) };
   }
 
@@ -174,14 +117,15 @@ export class RedisWhole implements WholeServer {
   }
 
   async changeEverywhere(change: AdminChange): Promise<boolean> {
-    if (change.kind === 'sticky') await (change.name === null ? this.redis.del(KEYS.sticky) : this.redis.set(KEYS.sticky, change.name));
-    if (change.kind === 'reset') await this.redis.del(KEYS.journal, KEYS.statusHits, KEYS.scenarioHits);
+    const { redis } = this;
+    if (change.kind === 'sticky') await this.store.run(() => (change.name === null ? redis.del(KEYS.sticky) : redis.set(KEYS.sticky, change.name)) as Promise<unknown>);
+    if (change.kind === 'reset') await this.store.run(() => redis.del(KEYS.journal, KEYS.statusHits, KEYS.scenarioHits));
     const id = randomUUID();
     const acknowledged = new Promise<boolean>((resolve) => {
       const waiter = { acks: 0, ok: true, done: () => resolve(waiter.ok) };
       this.waiting.set(id, waiter);
     });
-    const listeners = await this.redis.publish(KEYS.changes, JSON.stringify({ id, change }));
+    const listeners = await this.store.run(() => redis.publish(KEYS.changes, JSON.stringify({ id, change })));
     const waiter = this.waiting.get(id)!;
     waiter.acks -= listeners;
     if (waiter.acks >= 0) waiter.done();
@@ -213,16 +157,27 @@ export class RedisWhole implements WholeServer {
 
   /** A change published by any instance (this one included): made here, then acknowledged. */
   private async received(channel: string, message: string): Promise<void> {
-    const { id, change, ok } = JSON.parse(message) as { id: string; change?: AdminChange; ok?: boolean };
     if (channel === KEYS.acks) {
-      const waiter = this.waiting.get(id);
-      if (!waiter) return;
-      waiter.ok &&= ok === true;
+      const ack = readMessage('ack', message);
+      const waiter = ack && this.waiting.get(ack.id);
+      if (!ack || !waiter) return;
+      waiter.ok &&= ack.ok;
       if (++waiter.acks >= 0) waiter.done();
       return;
     }
-    const done = await this.options.changeHere(change!).catch(() => false);
+    const changeMessage = readMessage('change', message);
+    if (!changeMessage) return this.foreignMessage(channel);
+    const { id, change } = changeMessage;
+    const done = await this.options.changeHere(change).catch(() => false);
     await this.redis.publish(KEYS.acks, JSON.stringify({ id, ok: done })).catch(() => {});
+  }
+
+  /** A message this stub did not send: dropped, and said once a minute at most (anyone may publish). */
+  private foreignMessage(channel: string): void {
+    const now = Date.now();
+    if (now - this.lastForeign < FOREIGN_REPORT_MS) return;
+    this.lastForeign = now;
+    this.options.warn(`state store ${this.options.url}: a message on ${channel} is not an admin change this stub sends; it was ignored`);
   }
 
   /** One line when Redis goes away, one when it is back: not one per failed request. */
@@ -243,12 +198,26 @@ export class RedisWhole implements WholeServer {
   }
 }
 
+/** Coverage counters; a field or count this stub did not write is left out. */
 function rows(hits: Record<string, string>): Array<[string, string, number]> {
-  return Object.entries(hits).map(([field, count]) => {
+  return Object.entries(hits).flatMap(([field, count]): Array<[string, string, number]> => {
     const at = field.indexOf('\n');
-    return [field.slice(0, at), field.slice(at + 1), Number(count)];
+    return at > 0 && /^\d{1,15}$/.test(count) ? [[field.slice(0, at), field.slice(at + 1), Number(count)]] : [];
   });
 }
+
+/** A journal entry as stored, or null when the text is not one (written by another program). */
+function journalEntry(text: string): JournalEntry | null {
+  let entry: Partial<JournalEntry> | null;
+  try {
+    entry = JSON.parse(text) as Partial<JournalEntry> | null;
+  } catch {
+    return null;
+  }
+  return entry !== null && typeof entry.method === 'string' && typeof entry.path === 'string' && typeof entry.status === 'number' ? (entry as JournalEntry) : null;
+}
+
+const FOREIGN_REPORT_MS = 60_000;
 
 function describe(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error as Error).message ?? String(error);
