@@ -67,6 +67,9 @@ export const serverRefusals = {
   /** A shared store (Redis) that did not answer: the client may retry. */
   storeUnavailable: (reason: string): Refusal =>
     refuse(503, `the state store did not answer (${reason}); retry when it is back`, { ownAnswer: true, headers: { 'retry-after': '1' } }),
+  /** A change other processes kept beating to the store: nothing was stored, and the answer says so. */
+  storeBusy: (tries: number): Refusal =>
+    refuse(503, `other processes changed the same items first, ${tries} times in a row; nothing was stored; retry`, { ownAnswer: true, headers: { 'retry-after': '1' } }),
   tooManyOwed: (max: number): Refusal =>
     refuse(429, `more than ${max} delayed or held answers are already waiting; retry later`, { ownAnswer: true, headers: { 'retry-after': '1' } }),
   internalError: (): Refusal => refuse(500, 'the stub failed to handle this request; see its log', { ownAnswer: true }),

@@ -1,6 +1,8 @@
 // Stateful mode's access to the stored resources: the pipeline reads them, and the change its
 // answer makes is applied before the answer leaves, so the client's next request sees it; a change
-// another process made first is retried. Also what the admin API does to the state.
+// another process made first is answered again from the new state, and a change that could not be
+// stored is never answered as stored. Also what the admin API does to the state.
+import { Mutex } from 'async-mutex';
 import type { ResolvedOptions } from '../config/options.js';
 import { handleRequest, routeRequest, touchesState, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
@@ -16,10 +18,17 @@ import { ClusterWhole } from './cluster-whole.js';
 import type { WholeServer } from './whole-server.js';
 import type { ServedVersion } from './served-version.js';
 
-/** How many times a request is answered again when another process changed the same item first. */
-const TRIES = 3;
+/**
+ * How many times a request is answered again when another process changed the same item first.
+ * The retries of one process run one at a time, so each one contends only with the other
+ * processes' (at most one each): with 400 creates at once through two workers every one is stored.
+ */
+const RETRIES = 10;
 
 export class StateAccess {
+  /** Retries in this process, one at a time. */
+  private readonly retries = new Mutex();
+
   private constructor(
     private readonly version: ServedVersion,
     private readonly store: StateStore,
@@ -58,23 +67,32 @@ export class StateAccess {
     const routed = routeRequest(version, request);
     if (!touchesState(version, routed)) return handleRequest(version, request, undefined, routed);
     const stored = this.store.read();
-    if (!(stored instanceof Promise)) return this.handleWith(version, request, routed, stored, TRIES);
-    return stored.then((state) => this.handleWith(version, request, routed, state, TRIES)).catch((error: unknown) => storeUnavailable(error));
+    if (!(stored instanceof Promise)) return this.handleWith(version, request, routed, stored);
+    return stored.then((state) => this.handleWith(version, request, routed, state)).catch((error: unknown) => storeUnavailable(error));
   }
 
-  private handleWith(version: EngineState, request: PlainRequest, routed: Routed | Refusal, stored: StoredState, tries: number): EngineResponse | Promise<EngineResponse> {
+  private handleWith(version: EngineState, request: PlainRequest, routed: Routed | Refusal, stored: StoredState): EngineResponse | Promise<EngineResponse> {
     const response = handleRequest(version, request, stored, routed);
     if (!response.stateChange) return response;
     // Another process may have changed the same item since this one read the state (two workers
-    // creating one id): the store refuses the change, and the request is answered again from
-    // the state as it is now.
-    const retry = (applied: boolean) => applied || tries <= 1 ? response : this.handleAgain(version, request, routed, tries - 1);
+    // creating one id): the store refuses the change, and the request is answered again.
     const applied = this.store.apply(response.stateChange);
-    return applied instanceof Promise ? applied.then(retry) : retry(applied);
+    if (!(applied instanceof Promise)) return applied ? response : this.retry(version, request, routed);
+    return applied.then((done) => (done ? response : this.retry(version, request, routed)));
   }
 
-  private async handleAgain(version: EngineState, request: PlainRequest, routed: Routed | Refusal, tries: number): Promise<EngineResponse> {
-    return this.handleWith(version, request, routed, await this.store.read(), tries);
+  /**
+   * Answers the request again from the state as it is now, until its change is stored; after
+   * RETRIES a 503 says nothing was stored (the answer built from a stale state is never sent).
+   */
+  private retry(version: EngineState, request: PlainRequest, routed: Routed | Refusal): Promise<EngineResponse> {
+    return this.retries.runExclusive(async () => {
+      for (let tries = 0; tries < RETRIES; tries++) {
+        const response = handleRequest(version, request, await this.store.read(), routed);
+        if (!response.stateChange || (await this.store.apply(response.stateChange))) return response;
+      }
+      return refusalResponse(serverRefusals.storeBusy(RETRIES), null);
+    });
   }
 
   /** The stored resources as JSON (GET /__admin/state). */

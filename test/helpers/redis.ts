@@ -14,6 +14,10 @@ export interface RunningRedis {
   url: string;
   /** Stops it (SIGKILL: nothing to keep) and resolves once it is gone. */
   stop(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing is answered, as with a stalled host. */
+  pause(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  resume(): void;
 }
 
 /** Starts redis-server on `port` (a free one by default) and resolves once it accepts connections. */
@@ -48,5 +52,7 @@ export async function startRedis(port?: number): Promise<RunningRedis> {
       child.kill('SIGKILL');
       await exited;
     },
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
   };
 }
