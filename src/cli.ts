@@ -41,6 +41,8 @@ Options:
                         (implies --stateful)
   --webhook NAME=URL    send the document's webhook NAME (its key under webhooks) to URL;
                         repeatable
+  --callback-hosts H,…  hosts callbacks may reach, * for any (default: this machine when
+                        bound to loopback, and the webhook targets' hosts)
   --state-store URL     redis://HOST:PORT/DB: instances sharing it act as one server (stateful
                         store, journal, coverage, sticky scenario)
   --proxy URL           forward requests to the real API at URL, check both sides against the
@@ -91,6 +93,7 @@ const OPTIONS = {
   'state-file': { type: 'string' },
   'state-store': { type: 'string' },
   webhook: { type: 'string', multiple: true },
+  'callback-hosts': { type: 'string' },
   proxy: { type: 'string' },
   'proxy-timeout': { type: 'string' },
   'proxy-errors': { type: 'boolean' },
@@ -162,6 +165,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     stateFile: values['state-file'],
     stateStore: values['state-store'],
     webhooks: webhookTargets(values.webhook ?? []),
+    callbackHosts: values['callback-hosts']?.split(',').map((host) => host.trim()),
     proxy: values.proxy,
     proxyTimeoutMs: integer('--proxy-timeout', values['proxy-timeout']),
     proxyErrors: values['proxy-errors'],
@@ -288,7 +292,7 @@ async function reportCoverage(options: StubOptions, report: CoverageReport, writ
 const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
-  coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store', webhooks: '--webhook',
+  coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store', webhooks: '--webhook', callbackHosts: '--callback-hosts',
   proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', drainMs: '--drain-ms',
 };
 

@@ -62,6 +62,11 @@ export interface StubOptions {
   /** Webhook key (as the document writes it under `webhooks`) -> the URL it is sent to. */
   webhooks?: Record<string, string>;
   /**
+   * Hosts a callback may be sent to (its URL comes from the client's request), `*` for any.
+   * Default: this machine's names when bound to loopback, and the hosts of the webhook targets.
+   */
+  callbackHosts?: string[];
+  /**
    * The real API (`https://staging.example.com/v2`): requests are forwarded to it, both sides
    * checked against the document, and the mock answers only what it lacks (see docs/proxy.md).
    */
@@ -79,7 +84,7 @@ export interface StubOptions {
   drainMs?: number;
 }
 
-export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'proxy' | 'record'>> & {
+export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'callbackHosts' | 'proxy' | 'record'>> & {
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
   bundled: boolean;
   /** Whether the fixtures folder was named (a missing folder is then a warning), not the default. */
@@ -93,6 +98,8 @@ export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' |
   stateFile: string | undefined;
   stateStore: string | undefined;
   webhooks: Record<string, string>;
+  /** null: the default (see StubOptions). */
+  callbackHosts: string[] | null;
   /** The upstream as a URL; null without --proxy. */
   proxy: URL | null;
   record: string | undefined;
@@ -135,6 +142,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     stateFile: options.stateFile,
     stateStore: options.stateStore,
     webhooks: options.webhooks ?? {},
+    callbackHosts: options.callbackHosts ?? null,
     proxy: options.proxy === undefined ? null : proxyUrl(options.proxy),
     proxyTimeoutMs: options.proxyTimeoutMs ?? DEFAULTS.proxyTimeoutMs,
     proxyErrors: options.proxyErrors ?? DEFAULTS.proxyErrors,
@@ -149,6 +157,9 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   }
   for (const [name, url] of Object.entries(resolved.webhooks)) {
     if (!isWebhookUrl(url)) throw new ConfigError('webhooks', `${name}: the target must be an http:// or https:// URL, got ${url}`);
+  }
+  if (resolved.callbackHosts?.some((host) => typeof host !== 'string' || !/^(\*|[^\s/,]+)$/.test(host))) {
+    throw new ConfigError('callbackHosts', `must be host names or addresses (example.com, 10.0.0.5, ::1), or *; got ${resolved.callbackHosts.join(',')}`);
   }
   if (resolved.stateStore !== undefined && resolved.stateFile !== undefined) {
     throw new ConfigError('stateFile', 'cannot be combined with a state store: Redis keeps the state; choose one');

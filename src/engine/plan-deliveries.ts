@@ -10,6 +10,13 @@ import { valueAtPointer } from '../common/json-pointer.js';
 import type { ExactJson, PlainRequest } from '../common/plain-http.js';
 import { latin1Text } from '../common/bytes.js';
 
+/**
+ * The header every delivery carries. A request that carries it was sent by a stub (this one, or
+ * another in the demo), so what it triggers is not sent: a callback aimed at the stub's own
+ * subscription operation would otherwise call itself back without end.
+ */
+export const DELIVERY_HEADER = 'x-mock-delivery';
+
 /** One request the stub will make. */
 export interface Delivery {
   kind: 'webhook' | 'callback';
@@ -19,6 +26,8 @@ export interface Delivery {
   method: string;
   headers: Record<string, string>;
   body: string;
+  /** Triggered by a request that was itself a delivery (it carried DELIVERY_HEADER): recorded, never sent. */
+  chained?: true;
 }
 
 export function planDeliveries(
@@ -39,12 +48,14 @@ export function planDeliveries(
     const url = resolveExpression(callback.expression, request, body, pathParams, query);
     if (url !== null) deliveries.push({ kind: 'callback', name: callback.name, url, ...requestFor(callback, request, body) });
   }
+  // Planned all the same, so the refusal is recorded with what would have gone out.
+  if (request.headers[DELIVERY_HEADER] !== undefined) for (const delivery of deliveries) delivery.chained = true;
   return deliveries;
 }
 
 /** The request for a webhook or callback; `sent`, when given, is the payload a client asked for (checked by the caller). */
 export function requestFor(plan: OutboundPlan, request: PlainRequest | null, body: ExactJson | null): Pick<Delivery, 'method' | 'headers' | 'body'> {
-  const headers: Record<string, string> = { ...plan.headers };
+  const headers: Record<string, string> = { ...plan.headers, [DELIVERY_HEADER]: `plant-store-stub ${plan.name}` };
   if (plan.contentType) headers['content-type'] = plan.contentType;
   return { method: plan.method, headers, body: payload(plan, request, body) };
 }

@@ -1,7 +1,9 @@
 // Sends webhooks and callbacks, never on the client's time: deliveries wait in a bounded queue,
 // go out a few at a time, are retried with backoff on connection errors and 5xx, and each one's
-// outcome (target, status, duration, error, attempts) is kept for GET /__admin/webhooks.
+// outcome (target, status, duration, error, attempts) is kept for GET /__admin/webhooks. What the
+// policy refuses (delivery-policy.ts) is recorded with the reason and never sent.
 import type { Delivery } from '../engine/plan-deliveries.js';
+import { DeliveryPolicy, type DeliveryPolicyOptions } from './delivery-policy.js';
 
 /** Deliveries waiting at once; beyond this a new one is dropped (and recorded as dropped). */
 export const MAX_QUEUED = 1_000;
@@ -14,6 +16,12 @@ const FIRST_BACKOFF_MS = 250;
 const TIMEOUT_MS = 5_000;
 /** Outcomes kept, newest last. */
 const KEPT = 100;
+/**
+ * The most of a receiver's answer that is read: only its status is recorded, and a receiver that
+ * streams without end must not grow the stub's memory. Reading a little lets a short answer end
+ * normally, so its connection is reused; beyond this the connection is closed.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024;
 
 export interface DeliveryOutcome {
   kind: Delivery['kind'];
@@ -34,8 +42,11 @@ export class Outbound {
   private readonly outcomes: DeliveryOutcome[] = [];
   private readonly outcomeListeners: Array<(outcome: DeliveryOutcome) => void> = [];
   private closed = false;
+  private readonly policy: DeliveryPolicy;
 
-  constructor(private readonly warn: (line: string) => void) {}
+  constructor(private readonly warn: (line: string) => void, policy: DeliveryPolicyOptions = { callbackHosts: null, loopbackOnly: true }) {
+    this.policy = new DeliveryPolicy(policy);
+  }
 
   /** Registers (or, with null, removes) the URL a webhook is sent to. */
   setTarget(name: string, url: string | null): void {
@@ -102,6 +113,11 @@ export class Outbound {
     if (target === null) {
       return this.keep(delivery, null, { status: null, durationMs: 0, attempts: 0, error: `no target registered for webhook "${delivery.name}" (--webhook NAME=URL or PUT /__admin/webhooks/NAME)` });
     }
+    const refused = this.policy.refusal(delivery, target, this.targets.values());
+    if (refused !== null) {
+      this.keep(delivery, target, { status: null, durationMs: 0, attempts: 0, error: refused });
+      return this.warn(`${delivery.kind} ${delivery.name} to ${target} ${refused}`);
+    }
     let status: number | null = null;
     let error: string | undefined;
     let attempts = 0;
@@ -109,7 +125,7 @@ export class Outbound {
       attempts++;
       try {
         const response = await fetch(target, { method: delivery.method, headers: delivery.headers, body: delivery.body === '' ? undefined : delivery.body, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
-        await response.arrayBuffer().catch(() => undefined); // read to the end so the connection is reused
+        await readAtMost(response, MAX_ANSWER_BYTES).catch(() => undefined);
         status = response.status;
         error = status >= 500 ? `the receiver answered ${status}` : undefined;
         if (status < 500) break;
@@ -130,6 +146,18 @@ export class Outbound {
     if (this.outcomes.length > KEPT) this.outcomes.shift();
     for (const listener of this.outcomeListeners) listener(kept);
   }
+}
+
+/** Reads the answer's body to its end when it is short (the connection is then reused), else closes it. */
+async function readAtMost(response: Response, limit: number): Promise<void> {
+  const reader = response.body?.getReader();
+  if (!reader) return;
+  for (let read = 0; read <= limit; ) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    read += value.byteLength;
+  }
+  await reader.cancel();
 }
 
 function describe(error: unknown): string {

@@ -11,6 +11,7 @@ import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { Outbound } from '../outbound/outbound.js';
+import { isLoopbackName } from '../common/loopback.js';
 import { ToWorker, type ClusterLink, type Op } from './cluster-link.js';
 import { ClusterWhole } from './cluster-whole.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
@@ -49,7 +50,7 @@ export class Stub {
   private shutdownBegun = false;
 
   private constructor(readonly options: ResolvedOptions, readonly version: ServedVersion, warn: (line: string) => void) {
-    this.outbound = new Outbound(warn);
+    this.outbound = new Outbound(warn, { callbackHosts: options.callbackHosts, loopbackOnly: isLoopbackName(options.host) });
     this.recorder = new Recorder(options, version, warn);
     // Webhooks and callbacks leave only once the answer is out: a receiver never delays the client.
     this.recorder.onAnswered((_request, response) => {
