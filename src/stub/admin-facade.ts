@@ -14,7 +14,6 @@ import type { Recorder, JournalWatcher } from './recorder.js';
 import type { StateAccess } from './state-access.js';
 import { resourcesReport } from './resources-report.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
-import type { StoreHealth } from './state-store.js';
 
 export interface ScenarioListing {
   sticky: string | null;
@@ -67,14 +66,6 @@ export class StubAdmin {
   /** GET /__admin/metrics in the Prometheus text format: with --workers, the whole server's; else this process's. */
   async metrics(): Promise<string> {
     return (await this.parts.whole()?.metrics?.()) ?? metricsText([await this.parts.metrics.json()]);
-  }
-
-  /**
-   * Whether the store shared with other processes (--state-store's Redis) answers now; always ok
-   * without one. The reason is in plain words, fit for a client (never a client library's message).
-   */
-  async storeHealth(): Promise<StoreHealth> {
-    return (await this.parts.whole()?.store.health()) ?? { ok: true };
   }
 
   /** GET /__admin/warnings */

@@ -2,7 +2,7 @@
 // every worker reads and changes one set of resources.
 import type { StateChange, StoredState } from '../engine/engine-types.js';
 import { ToPrimary, type ClusterLink } from './cluster-link.js';
-import { fromEntries, toEntries, type StateEntries, type StateStore, type StoreHealth } from './state-store.js';
+import { fromEntries, toEntries, type StateEntries, type StateStore } from './state-store.js';
 
 export class LinkedStateStore implements StateStore {
   constructor(private readonly link: ClusterLink) {}
@@ -17,10 +17,5 @@ export class LinkedStateStore implements StateStore {
 
   async replace(state: StoredState): Promise<void> {
     await this.link.ask(ToPrimary.stateReplace, { entries: toEntries(state) });
-  }
-
-  /** The primary is this worker's parent: a worker whose primary is gone is ended with it. */
-  async health(): Promise<StoreHealth> {
-    return { ok: true };
   }
 }

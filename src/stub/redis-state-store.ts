@@ -4,7 +4,7 @@
 // is left out of what the stub serves and reported once, never passed on as broken JSON.
 import type { Redis } from 'ioredis';
 import type { StateChange, StoredState } from '../engine/engine-types.js';
-import { toEntries, type StateStore, type StoreHealth } from './state-store.js';
+import { toEntries, type StateStore } from './state-store.js';
 
 /** Every key this stub writes starts with this; pick the DB in the URL to keep two stubs apart. */
 export const PREFIX = 'plant-store-stub:';
@@ -93,15 +93,6 @@ export class RedisStateStore implements StateStore {
 
   async replace(state: StoredState): Promise<void> {
     await this.run(() => this.redis.eval(REPLACE_STATE, 1, PREFIX, JSON.stringify(toEntries(state))));
-  }
-
-  async health(): Promise<StoreHealth> {
-    try {
-      await this.run(() => this.redis.ping());
-      return { ok: true };
-    } catch (error) {
-      return { ok: false, reason: (error as Error).message };
-    }
   }
 
   /** Runs a command; a failure becomes a StoreUnavailable saying in plain words what went wrong. */

@@ -4,9 +4,6 @@
 // Stores shared with other processes (the cluster primary, Redis) implement the same interface.
 import type { StateChange, StoredState } from '../engine/engine-types.js';
 
-/** Whether a store can be used now (GET /__admin/health); when not, why, in plain words for a client. */
-export type StoreHealth = { ok: true } | { ok: false; reason: string };
-
 export interface StateStore {
   /** The resources now; a store in this process answers at once, so the request never waits. */
   read(): StoredState | Promise<StoredState>;
@@ -17,8 +14,6 @@ export interface StateStore {
   apply(change: StateChange): boolean | Promise<boolean>;
   /** Replaces every resource (PUT and DELETE /__admin/state, a state file at start). */
   replace(state: StoredState): void | Promise<void>;
-  /** Whether the store answers now; one in this process always does. */
-  health(): Promise<StoreHealth>;
 }
 
 export class LocalStateStore implements StateStore {
@@ -44,10 +39,6 @@ export class LocalStateStore implements StateStore {
   replace(state: StoredState): void {
     this.state = new Map([...state].map(([name, items]) => [name, new Map(items)]));
     this.changed();
-  }
-
-  async health(): Promise<StoreHealth> {
-    return { ok: true };
   }
 }
 
