@@ -30,6 +30,8 @@ Options:
   --seed N              another data set for generated data (default 0): the same
                         seed and request give the same bytes, across restarts too
   --max-body BYTES      largest request body (default ${DEFAULTS.maxBodyBytes})
+  --max-state BYTES     stateful mode: the most bytes of stored items kept (default
+                        ${DEFAULTS.maxStateBytes}); a change beyond it is 422
   --delay MS            delay before every answer (default 0; X-Mock-Delay overrides)
   --journal-limit N     journal entries kept (default ${DEFAULTS.journalLimit})
   --coverage-out FILE   write the coverage report as JSON when the server stops
@@ -85,6 +87,7 @@ const OPTIONS = {
   'admin-token': { type: 'string' },
   seed: { type: 'string' },
   'max-body': { type: 'string' },
+  'max-state': { type: 'string' },
   delay: { type: 'string' },
   'journal-limit': { type: 'string' },
   'coverage-out': { type: 'string' },
@@ -151,6 +154,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     adminToken: values['admin-token'] ?? env.STUB_ADMIN_TOKEN,
     seed: integer('--seed', values.seed),
     maxBodyBytes: integer('--max-body', values['max-body']),
+    maxStateBytes: integer('--max-state', values['max-state']),
     delayMs: integer('--delay', values.delay),
     journalLimit: integer('--journal-limit', values['journal-limit']),
     coverageOut: values['coverage-out'],
@@ -291,7 +295,7 @@ async function reportCoverage(options: StubOptions, report: CoverageReport, writ
 /** Option names as `resolveOptions` reports them -> the flags a CLI user typed. */
 const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
-  maxBodyBytes: '--max-body', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
+  maxBodyBytes: '--max-body', maxStateBytes: '--max-state', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
   coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store', webhooks: '--webhook', callbackHosts: '--callback-hosts',
   proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', drainMs: '--drain-ms',
 };

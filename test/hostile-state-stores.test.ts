@@ -201,3 +201,60 @@ describe.skipIf(!haveRedis)('a Redis that stops answering (SIGSTOP)', () => {
     expect([back.status, back.json]).toEqual([200, { id: 1, name: 'Fern' }]);
   }, 20_000);
 });
+
+describe('the bytes a store keeps (--max-state)', () => {
+  /** Three items of this note fit under MAX_STATE; a fourth does not. */
+  const NOTE = 'x'.repeat(3_000);
+  const MAX_STATE = 10_000;
+  const FULL_DETAIL = `the stored items would take more than ${MAX_STATE} bytes, the most the stub keeps (--max-state); delete some (or DELETE /__admin/state), or start it with a larger --max-state`;
+  let redis: RunningRedis | undefined;
+  const stops: Array<() => Promise<unknown>> = [];
+
+  beforeAll(async () => {
+    if (haveRedis) redis = await startRedis();
+  });
+
+  afterAll(async () => {
+    for (const stop of stops) await stop();
+    await redis?.stop();
+  });
+
+  const stores: Array<[string, () => Promise<string>]> = [
+    ['in the process', async () => {
+      const stub = await startStub({ spec: ITEMS_SPEC, fixtures: NO_FIXTURES, port: 0, watch: false, stateful: true, maxStateBytes: MAX_STATE });
+      stops.push(() => stub.close());
+      return stub.url;
+    }],
+    ['at the cluster primary (--workers 2)', async () => {
+      const cli = await startCli(['--workers', '2', '--port', '0', '--quiet', '--no-watch', '--stateful', '--spec', ITEMS_SPEC, '--fixtures', NO_FIXTURES, '--max-state', String(MAX_STATE)], { timeoutMs: 20_000 });
+      stops.push(() => cli.stop('SIGKILL'));
+      return cli.url;
+    }],
+    ...(haveRedis ? [['in Redis', async () => {
+      const stub = await startStub({ spec: ITEMS_SPEC, fixtures: NO_FIXTURES, port: 0, watch: false, stateful: true, stateStore: redis!.url, maxStateBytes: MAX_STATE });
+      stops.push(() => stub.close());
+      return stub.url;
+    }] as [string, () => Promise<string>]] : []),
+  ];
+  it.each(stores)('%s: a create beyond the cap is a 422 saying so and stores nothing; a delete makes room; one page is read from a full store', async (_name, start) => {
+    const url = await start();
+    const create = (i: number) => request(`${url}/items`, { method: 'POST', headers: { 'content-type': 'application/json', ...fresh }, body: JSON.stringify({ name: `big${i}`, note: NOTE }) });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await create(i)).status);
+    expect(statuses).toEqual([201, 201, 201, 422]);
+    const refused = await create(4);
+    expect([refused.status, refused.headers.get('content-type'), refused.json.detail]).toEqual([422, expect.stringContaining(PROBLEM_TYPE), FULL_DETAIL]);
+    const page = await request(`${url}/items?limit=1`);
+    expect([page.status, page.json.map((item: { name: string }) => item.name)]).toEqual([200, ['big0']]);
+    const listed = (await request(`${url}/items`)).json as Array<{ id: string; name: string }>;
+    expect(listed.map((item) => item.name)).toEqual(['big0', 'big1', 'big2']);
+    const tooMuch = await request(`${url}/__admin/state`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ '/items': [0, 1, 2, 3].map((i) => ({ id: `p${i}`, name: `p${i}`, note: NOTE })) }) });
+    expect([tooMuch.status, tooMuch.json.violations]).toEqual([400, [expect.stringMatching(new RegExp(`^/: the items take \\d+ bytes, more than the ${MAX_STATE} the store keeps \\(--max-state\\)$`))]]);
+    expect((await request(`${url}/__admin/state`, { method: 'DELETE' })).status).toBe(204);
+    expect((await create(5)).status).toBe(201);
+  }, 30_000);
+
+  it('refuses a cap that is not a whole number of bytes', async () => {
+    await expect(startStub({ port: 0, watch: false, stateful: true, maxStateBytes: 0 })).rejects.toThrow(/^maxStateBytes: /);
+  });
+});

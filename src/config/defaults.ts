@@ -6,6 +6,7 @@ export const DEFAULTS = {
   port: 4010,
   host: '127.0.0.1',
   maxBodyBytes: 1024 * 1024,
+  maxStateBytes: 32 * 1024 * 1024,
   delayMs: 0,
   journalLimit: 1000,
   logFormat: 'text',

@@ -23,6 +23,8 @@ export interface StubOptions {
   seed?: number;
   /** Largest request body in bytes; larger is 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** Stateful mode: the most bytes of stored items' JSON kept; a change beyond it is 422. Default 32 MiB. */
+  maxStateBytes?: number;
   /** Delay before every answer, refusals included, in ms (X-Mock-Delay and fixtures override it for served answers). Default 0. */
   delayMs?: number;
   /**
@@ -128,6 +130,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     tokens: options.tokens ?? [],
     seed: options.seed,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    maxStateBytes: options.maxStateBytes ?? DEFAULTS.maxStateBytes,
     delayMs: options.delayMs ?? DEFAULTS.delayMs,
     log,
     warn: options.warn ?? log,
@@ -167,6 +170,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   if (resolved.logFormat !== 'text' && resolved.logFormat !== 'json') throw new ConfigError('logFormat', `must be text or json, got ${String(resolved.logFormat)}`);
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
+  wholeNumber('maxStateBytes', resolved.maxStateBytes, 1, 16 * 1024 ** 3);
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);
   wholeNumber('proxyTimeoutMs', resolved.proxyTimeoutMs, 1, 600_000);

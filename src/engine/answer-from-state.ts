@@ -34,9 +34,10 @@ export function answerFromState(
   const respond = (value: unknown, change: StateChange | null): Choice => ({ kind: 'state', plan, status: plan.status, value, change });
 
   if (action.kind === 'list') {
-    let listed = [...items.values()].map(parseItem);
+    // Only the items answered are parsed: one page of a full store costs one page.
     const limit = action.limitParam ? query.get('limit') : null;
-    if (limit !== null && /^\d+$/.test(limit)) listed = listed.slice(0, Number(limit));
+    const texts = limit !== null && /^\d+$/.test(limit) ? first(items.values(), Number(limit)) : [...items.values()];
+    const listed = texts.map(parseItem);
     return respond(action.listField === null ? listed : { [action.listField]: listed }, null);
   }
   // An item is stored bare and answered in the document's envelope (`{"data": {...}}`).
@@ -104,6 +105,16 @@ function objectBody(body: ExactJson | null, envelope: string | null): Record<str
   const value = body?.exact ?? body?.value;
   const item = envelope !== null && isExactObject(value) ? value[envelope] : value;
   return isExactObject(item) ? { ...item } : null;
+}
+
+/** The first `count` values, without walking the rest. */
+function first(values: Iterable<string>, count: number): string[] {
+  const taken: string[] = [];
+  for (const value of values) {
+    if (taken.length >= count) break;
+    taken.push(value);
+  }
+  return taken;
 }
 
 /** A schema-valid identity not yet taken: one above the largest integer identity, a uuid, or one drawn like the schema's example. */

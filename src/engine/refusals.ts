@@ -55,6 +55,8 @@ export const selectionRefusals = {
 // 4b. Stateful mode
 export const stateRefusals = {
   full: (resource: string, max: number): Refusal => selectionError(`${resource} holds ${max} items, the most the stub keeps; delete some (or DELETE /__admin/state)`),
+  bytesFull: (max: number): Refusal =>
+    selectionError(`the stored items would take more than ${max} bytes, the most the stub keeps (--max-state); delete some (or DELETE /__admin/state), or start it with a larger --max-state`),
   /** `documented`: the API documents this status, so it answers in its own shape. */
   itemExists: (resource: string, idField: string, id: string, status: 400 | 409, documented: boolean): Refusal =>
     refuse(status, `${resource}: an item with ${idField} ${id} already exists`, { ownAnswer: !documented }),

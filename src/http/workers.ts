@@ -29,14 +29,14 @@ export async function runWorkers(count: number, options: StubOptions, exitWithEr
 
 function runPrimary(count: number, options: StubOptions, exitWithError: (message: string) => never, coverageAtExit: CoverageAtExit): void {
   // Options are checked here before any worker starts: one message, not one per worker.
-  resolveOptions(options);
+  const { maxStateBytes } = resolveOptions(options);
   const warn = (line: string) => void process.stderr.write(`${line}\n`);
   /** Each exiting worker's coverage; a worker that crashed took its hits with it. */
   const coverages: CoverageReport[] = [];
   const drifts: DriftReport[] = [];
   let hub: ClusterHub;
   try {
-    hub = new ClusterHub({ stateFile: options.stateFile, journalLimit: options.journalLimit ?? DEFAULTS.journalLimit, warn });
+    hub = new ClusterHub({ stateFile: options.stateFile, journalLimit: options.journalLimit ?? DEFAULTS.journalLimit, maxStateBytes, warn });
   } catch (error) {
     exitWithError(`${options.stateFile}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }

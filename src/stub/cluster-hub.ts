@@ -14,6 +14,8 @@ import { metricsText, type MetricsJson } from '../record/metrics.js';
 export interface HubOptions {
   stateFile: string | undefined;
   journalLimit: number;
+  /** --max-state: the most bytes of stored items the primary's store keeps. */
+  maxStateBytes: number;
   warn: (line: string) => void;
 }
 
@@ -25,7 +27,7 @@ export class ClusterHub {
   private readonly links = new Map<number, ClusterLink>();
 
   constructor(private readonly options: HubOptions) {
-    this.store = new LocalStateStore(() => this.file?.changed());
+    this.store = new LocalStateStore(() => this.file?.changed(), options.maxStateBytes);
     this.file = options.stateFile === undefined ? null : new StateFileWriter(options.stateFile, () => this.store.read(), options.warn);
     this.unchecked = options.stateFile === undefined ? null : readIfThere(options.stateFile);
   }

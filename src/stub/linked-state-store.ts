@@ -2,7 +2,7 @@
 // every worker reads and changes one set of resources.
 import type { StateChange, StoredState } from '../engine/engine-types.js';
 import { ToPrimary, type ClusterLink } from './cluster-link.js';
-import { fromEntries, toEntries, type StateEntries, type StateStore } from './state-store.js';
+import { fromEntries, toEntries, type Applied, type StateEntries, type StateStore } from './state-store.js';
 
 export class LinkedStateStore implements StateStore {
   constructor(private readonly link: ClusterLink) {}
@@ -11,8 +11,8 @@ export class LinkedStateStore implements StateStore {
     return fromEntries((await this.link.ask(ToPrimary.stateRead)) as StateEntries);
   }
 
-  async apply(change: StateChange): Promise<boolean> {
-    return (await this.link.ask(ToPrimary.stateApply, change)) as boolean;
+  async apply(change: StateChange): Promise<Applied> {
+    return (await this.link.ask(ToPrimary.stateApply, change)) as Applied;
   }
 
   async replace(state: StoredState): Promise<void> {

@@ -4,7 +4,7 @@
 // is left out of what the stub serves and reported once, never passed on as broken JSON.
 import type { Redis } from 'ioredis';
 import type { StateChange, StoredState } from '../engine/engine-types.js';
-import { toEntries, type StateStore } from './state-store.js';
+import { toEntries, type Applied, type StateStore } from './state-store.js';
 
 /** Every key this stub writes starts with this; pick the DB in the URL to keep two stubs apart. */
 export const PREFIX = 'plant-store-stub:';
@@ -21,10 +21,15 @@ for _, name in ipairs(redis.call('SMEMBERS', KEYS[1] .. 'resources')) do
   out[#out + 1] = {name, redis.call('ZRANGE', KEYS[1] .. 'order:' .. name, 0, -1), redis.call('HGETALL', KEYS[1] .. 'items:' .. name)}
 end
 return out`;
+// The bytes of the items' JSON are counted in the bytes key (# is a Lua string's length in bytes),
+// and a change that would take them past ARGV[5] is refused (2).
 const APPLY_CHANGE = `
 local items, order = KEYS[1] .. 'items:' .. ARGV[2], KEYS[1] .. 'order:' .. ARGV[2]
 local exists = redis.call('HEXISTS', items, ARGV[3]) == 1
 if (ARGV[1] == 'create') == exists then return 0 end
+local delta = (ARGV[1] == 'delete' and 0 or #ARGV[4]) - redis.call('HSTRLEN', items, ARGV[3])
+if delta > 0 and tonumber(redis.call('GET', KEYS[1] .. 'bytes') or '0') + delta > tonumber(ARGV[5]) then return 2 end
+redis.call('INCRBY', KEYS[1] .. 'bytes', delta)
 if ARGV[1] == 'delete' then
   redis.call('HDEL', items, ARGV[3])
   redis.call('ZREM', order, ARGV[3])
@@ -41,13 +46,16 @@ for _, name in ipairs(redis.call('SMEMBERS', KEYS[1] .. 'resources')) do
   redis.call('DEL', KEYS[1] .. 'items:' .. name, KEYS[1] .. 'order:' .. name)
 end
 redis.call('DEL', KEYS[1] .. 'resources')
+local bytes = 0
 for _, entry in ipairs(cjson.decode(ARGV[1])) do
   redis.call('SADD', KEYS[1] .. 'resources', entry[1])
   for _, pair in ipairs(entry[2]) do
+    bytes = bytes + #pair[2]
     redis.call('HSET', KEYS[1] .. 'items:' .. entry[1], pair[1], pair[2])
     redis.call('ZADD', KEYS[1] .. 'order:' .. entry[1], redis.call('INCR', KEYS[1] .. 'seq'), pair[1])
   end
 end
+redis.call('SET', KEYS[1] .. 'bytes', bytes)
 return 1`;
 
 /** What a Redis failure means for a client, in plain words: never the client library's own message. */
@@ -65,7 +73,8 @@ export class RedisStateStore implements StateStore {
   /** Broken entries already reported, so a request loop does not repeat the same line. */
   private readonly reported = new Set<string>();
 
-  constructor(private readonly redis: Redis, private readonly warn: (line: string) => void) {}
+  /** `maxBytes`: the most bytes of items' JSON kept (--max-state), counted in Redis across instances. */
+  constructor(private readonly redis: Redis, private readonly warn: (line: string) => void, private readonly maxBytes: number) {}
 
   async read(): Promise<StoredState> {
     const rows = await this.run(() => this.redis.eval(READ_STATE, 1, PREFIX));
@@ -87,8 +96,9 @@ export class RedisStateStore implements StateStore {
     return state;
   }
 
-  async apply({ action, resource, id, item }: StateChange): Promise<boolean> {
-    return (await this.run(() => this.redis.eval(APPLY_CHANGE, 1, PREFIX, action, resource, id, item ?? ''))) === 1;
+  async apply({ action, resource, id, item }: StateChange): Promise<Applied> {
+    const done = await this.run(() => this.redis.eval(APPLY_CHANGE, 1, PREFIX, action, resource, id, item ?? '', this.maxBytes));
+    return done === 1 ? 'applied' : done === 2 ? 'full' : 'conflict';
   }
 
   async replace(state: StoredState): Promise<void> {

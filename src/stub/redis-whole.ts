@@ -34,6 +34,8 @@ const UNREACHABLE = 'the state store (Redis) cannot be reached: stateful request
 export interface RedisWholeOptions {
   url: string;
   journalLimit: number;
+  /** --max-state, counted in Redis for every instance. */
+  maxStateBytes: number;
   /** Makes an admin change in this instance (the sticky scenario, a reset, a reload). */
   changeHere: (change: AdminChange) => Promise<boolean>;
   warn: (line: string) => void;
@@ -45,7 +47,7 @@ export class RedisWhole implements WholeServer {
   private lastForeign = -Infinity;
 
   private constructor(private readonly redis: Redis, private readonly listener: Redis, private readonly options: RedisWholeOptions) {
-    this.store = new RedisStateStore(redis, options.warn);
+    this.store = new RedisStateStore(redis, options.warn, options.maxStateBytes);
   }
 
   /** Connects (a ConfigError naming the URL when Redis cannot be reached at start) and listens for admin changes. */

@@ -6,12 +6,12 @@ import { Mutex } from 'async-mutex';
 import type { ResolvedOptions } from '../config/options.js';
 import { handleRequest, routeRequest, touchesState, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
-import { serverRefusals } from '../engine/refusals.js';
+import { serverRefusals, stateRefusals } from '../engine/refusals.js';
 import type { Refusal, StoredState } from '../engine/engine-types.js';
 import type { Routed } from '../engine/route.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
-import { LocalStateStore, type StateStore } from './state-store.js';
+import { LocalStateStore, stateBytes, type Applied, type StateStore } from './state-store.js';
 import { checkStateFile, readStateFile, StateFileWriter } from './state-file.js';
 import { stateFromJson, stateToJson } from './state-document.js';
 import { ClusterWhole } from './cluster-whole.js';
@@ -33,6 +33,7 @@ export class StateAccess {
     private readonly version: ServedVersion,
     private readonly store: StateStore,
     private readonly stateFile: StateFileWriter | null,
+    private readonly maxBytes: number,
   ) {}
 
   /**
@@ -46,14 +47,14 @@ export class StateAccess {
       const text = await whole.stateFileText();
       if (text !== null) await whole.adoptStateFile(checkStateFile(options.stateFile!, text, resources));
     }
-    if (whole) return new StateAccess(version, whole.store, null);
+    if (whole) return new StateAccess(version, whole.store, null, options.maxStateBytes);
     let stateFile: StateFileWriter | null = null;
-    const store = new LocalStateStore(() => stateFile?.changed());
+    const store = new LocalStateStore(() => stateFile?.changed(), options.maxStateBytes);
     if (options.stateFile !== undefined) {
       store.replace(readStateFile(options.stateFile, resources));
       stateFile = new StateFileWriter(options.stateFile, () => store.read(), warn);
     }
-    return new StateAccess(version, store, stateFile);
+    return new StateAccess(version, store, stateFile, options.maxStateBytes);
   }
 
   /**
@@ -77,8 +78,14 @@ export class StateAccess {
     // Another process may have changed the same item since this one read the state (two workers
     // creating one id): the store refuses the change, and the request is answered again.
     const applied = this.store.apply(response.stateChange);
-    if (!(applied instanceof Promise)) return applied ? response : this.retry(version, request, routed);
-    return applied.then((done) => (done ? response : this.retry(version, request, routed)));
+    if (!(applied instanceof Promise)) return this.answerFor(applied, response, version, request, routed);
+    return applied.then((done) => this.answerFor(done, response, version, request, routed));
+  }
+
+  /** The answer once the store has taken (or refused) its change. */
+  private answerFor(applied: Applied, response: EngineResponse, version: EngineState, request: PlainRequest, routed: Routed | Refusal): EngineResponse | Promise<EngineResponse> {
+    if (applied === 'applied') return response;
+    return applied === 'full' ? this.full() : this.retry(version, request, routed);
   }
 
   /**
@@ -89,10 +96,16 @@ export class StateAccess {
     return this.retries.runExclusive(async () => {
       for (let tries = 0; tries < RETRIES; tries++) {
         const response = handleRequest(version, request, await this.store.read(), routed);
-        if (!response.stateChange || (await this.store.apply(response.stateChange))) return response;
+        const applied = response.stateChange ? await this.store.apply(response.stateChange) : 'applied';
+        if (applied === 'full') return this.full();
+        if (applied === 'applied') return response;
       }
       return refusalResponse(serverRefusals.storeBusy(RETRIES), null);
     });
+  }
+
+  private full(): EngineResponse {
+    return refusalResponse(stateRefusals.bytesFull(this.maxBytes), null);
   }
 
   /** The stored resources as JSON (GET /__admin/state). */
@@ -104,6 +117,8 @@ export class StateAccess {
   async replace(text: string): Promise<string[]> {
     const state = stateFromJson(text, this.version.current.resources!);
     if (Array.isArray(state)) return state;
+    const bytes = stateBytes(state);
+    if (bytes > this.maxBytes) return [`/: the items take ${bytes} bytes, more than the ${this.maxBytes} the store keeps (--max-state)`];
     await this.store.replace(state);
     return [];
   }

@@ -80,7 +80,7 @@ export class Stub {
     if (options.stateStore !== undefined) {
       // The Redis client takes a while to load (0.1 s and more): only a stub that uses it pays.
       const { RedisWhole } = await import('./redis-whole.js');
-      const redis = await RedisWhole.connect({ url: options.stateStore, journalLimit: options.journalLimit, changeHere: (change) => stub.admin.changeHere(change), warn });
+      const redis = await RedisWhole.connect({ url: options.stateStore, journalLimit: options.journalLimit, maxStateBytes: options.maxStateBytes, changeHere: (change) => stub.admin.changeHere(change), warn });
       stub.whole = redis;
       // The whole server's journal and coverage live in Redis: each answer is added there too.
       stub.recorder.onAnswered((_request, response) => redis.record(stub.recorder.latestEntry(), response));
