@@ -154,10 +154,17 @@ const PAGE_DIR = fileURLToPath(new URL('../../src/http/admin-page/', import.meta
 
 /** How often an idle event stream gets a comment line, so proxies and browsers keep it open. */
 const HEARTBEAT_MS = 15_000;
+/**
+ * How far behind an event stream's reader may fall (bytes written but not yet taken by its
+ * socket) before it is dropped: what it has not read would otherwise be held for it without bound
+ * (200 readers that never read held 600 MB). A page's EventSource reconnects by itself.
+ */
+export const MAX_EVENTS_BEHIND_BYTES = 1024 * 1024;
 
 /**
  * Server-sent events: one `request` event per journaled request, as the journal lists it
- * (credentials redacted, numbers exact). Ends when the client leaves or the stub shuts down.
+ * (credentials redacted, numbers exact). Ends when the client leaves, falls too far behind, or
+ * the stub shuts down.
  */
 function streamJournal(stub: StubAdmin, req: Request, res: Response): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
@@ -165,7 +172,11 @@ function streamJournal(stub: StubAdmin, req: Request, res: Response): void {
   const heartbeat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   const unsubscribe = stub.watchJournal({
-    entry: (entry) => res.write(`event: request\ndata: ${stringifyExact(entry, true)}\n\n`),
+    entry: (entry) => {
+      if (res.destroyed) return;
+      if (res.writableLength > MAX_EVENTS_BEHIND_BYTES) return void res.destroy();
+      res.write(`event: request\ndata: ${stringifyExact(entry, true)}\n\n`);
+    },
     end: () => res.end(),
   });
   req.on('close', () => {
