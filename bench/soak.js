@@ -3,12 +3,16 @@
 // the costly kinds one after another (224 KiB uniqueItems bodies, answers generated from a schema
 // asking for 27 million values). It must answer every request with the status its kind calls for,
 // never a 5xx, never drop a connection, never keep a bystander waiting (a health probe, one at a
-// time, all along), and its memory must stay flat (journal bounded by --journal-limit). Prints a
-// markdown table; exits 1 on any failure.
+// time, all along), and its memory must stay flat (journal bounded by --journal-limit). Beside the
+// load, readers of /__admin/events that never read (each must be dropped, not buffered for) and a
+// callback receiver that answers with a body without end (each delivery read no further than the
+// stub records). Prints a markdown table; exits 1 on any failure.
 //
 //   npm run soak                    # 60 s
 //   SOAK_SECONDS=20 npm run soak    # shorter
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import net from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { load as parseYaml } from 'js-yaml';
@@ -68,6 +72,13 @@ function writeSoakSpec() {
     requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', uniqueItems: true, items: { type: 'object' } } } } },
     responses: { 204: { description: 'stored' } },
   } };
+  // A subscription whose callback goes where the body says: the soak points it at a receiver that never ends its answer.
+  doc.paths['/subscriptions'] = { post: {
+    security: [],
+    requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['callbackUrl'], properties: { callbackUrl: { type: 'string' } } } } } },
+    responses: { 201: { description: 'subscribed' } },
+    callbacks: { onEvent: { '{$request.body#/callbackUrl}': { post: { requestBody: { content: { 'application/json': { schema: { type: 'object' }, example: { event: 'watered' } } } }, responses: { 200: { description: 'received' } } } } } },
+  } };
   doc.paths['/grid'] = { get: { security: [], responses: { 200: { description: 'a grid', content: { 'application/json': { schema: nested(3) } } } } } };
   mkdirSync('.bench-tmp', { recursive: true });
   const file = path.join('.bench-tmp', 'soak-spec.json');
@@ -94,6 +105,67 @@ async function hostileClient(url, until, rows) {
       row.wrong++;
       row.lastWrong = String(status);
     }
+  }
+}
+
+/** Readers of /__admin/events that read the stream's opening, then nothing: the stub must drop them once too far behind. */
+const SLOW_READERS = Number(process.env.SOAK_SLOW_READERS ?? 50);
+
+function slowReader(port) {
+  const socket = net.connect(port, '127.0.0.1');
+  let text = '';
+  let open = false;
+  const reader = { closed: false, socket };
+  socket.on('error', () => {});
+  socket.on('close', () => (reader.closed = true));
+  socket.setEncoding('utf8').on('data', (chunk) => {
+    if (open) return;
+    text += chunk;
+    if (text.includes(': journal stream')) {
+      open = true;
+      socket.pause();
+    }
+  });
+  socket.write('GET /__admin/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  return reader;
+}
+
+/** At most this much of an endless answer is sent per delivery, so a stub that reads it all still ends. */
+const ENDLESS_CAP = 64 * 1024 * 1024;
+
+/** A callback receiver that answers 200 and streams a body until the stub hangs up; what it wrote per delivery. */
+async function endlessReceiver() {
+  const written = [];
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    let sent = 0;
+    const pump = () => {
+      while (sent < ENDLESS_CAP && !res.destroyed) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    res.on('close', () => written.push(sent));
+    pump();
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/events`, written, close: () => (server.closeAllConnections(), server.close()) };
+}
+
+/** Subscribes again and again until `until` with the endless receiver as the callback; counts answers. */
+async function subscriber(url, callbackUrl, until, row) {
+  while (performance.now() < until) {
+    const status = await fetch(`${url}/subscriptions`, { method: 'POST', headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ callbackUrl }), signal: AbortSignal.timeout(10_000) })
+      .then(async (r) => (await r.arrayBuffer(), r.status), () => 'dropped');
+    row.count++;
+    if (status !== row.expect) {
+      row.wrong++;
+      row.lastWrong = String(status);
+    }
+    await sleep(50);
   }
 }
 
@@ -145,7 +217,9 @@ const mb = (kb) => (kb == null ? '—' : `${(kb / 1024).toFixed(1)} MB`);
 const int = (n) => Math.round(n).toLocaleString('en-US');
 
 async function main() {
+  const receiver = await endlessReceiver();
   const { child, url, exited } = await startStub();
+  const readers = Array.from({ length: SLOW_READERS }, () => slowReader(Number(new URL(url).port)));
   const samples = [];
   const sampler = setInterval(() => samples.push({ at: performance.now(), kb: rssKb(child.pid) }), 1000);
   const startKb = rssKb(child.pid);
@@ -154,6 +228,8 @@ async function main() {
   const watching = bystander(url, started + SECONDS * 1000);
   const costlyRows = COSTLY.map((kind) => ({ name: `${kind.name} (${HOSTILE_CLIENTS} hostile clients)`, expect: kind.expect, count: 0, wrong: 0, lastWrong: null }));
   const hostile = Promise.all(Array.from({ length: HOSTILE_CLIENTS }, () => hostileClient(url, started + SECONDS * 1000, costlyRows)));
+  const subscribeRow = { name: 'subscribe, callback to a receiver that never ends its answer', expect: 201, count: 0, wrong: 0, lastWrong: null };
+  const subscribing = subscriber(url, receiver.url, started + SECONDS * 1000, subscribeRow);
   const byKind = KINDS.map((kind) => ({ name: kind.name, expect: kind.expect, count: 0, wrong: 0, lastWrong: null }));
   const result = await autocannon({
     url,
@@ -178,8 +254,18 @@ async function main() {
   clearInterval(sampler);
   const waited = await watching;
   await hostile;
-  byKind.push(...costlyRows);
+  await subscribing;
+  byKind.push(...costlyRows, subscribeRow);
   const endKb = rssKb(child.pid);
+  // The slow readers read what was held for them: a dropped one then sees its stream end.
+  for (const reader of readers) reader.socket.resume();
+  for (let i = 0; i < 50 && readers.some((reader) => !reader.closed); i++) await sleep(100);
+  const dropped = readers.filter((reader) => reader.closed).length;
+  for (const reader of readers) reader.socket.destroy();
+  const deliveries = (await fetch(`${url}/__admin/webhooks`).then((r) => r.json(), () => ({ deliveries: [] }))).deliveries.filter((d) => d.kind === 'callback');
+  const deliveredOk = deliveries.filter((d) => d.status === 200).length;
+  const mostWritten = Math.max(0, ...receiver.written);
+  receiver.close();
 
   // After the load: still serving, journal bounded, graceful exit.
   const health = await fetch(`${url}/__admin/health`).then((r) => r.status, (e) => e.message);
@@ -208,6 +294,10 @@ async function main() {
       flat === null ? 'not measured (no /proc)' : flat ? `flat (end ≤ ${FLAT_FACTOR}× after warm-up)` : 'FAIL: grew'],
     ['slowest bystander health probe during the run', `${Math.round(waited.slowestMs)} ms (${waited.failures} failed)`,
       waited.slowestMs <= BYSTANDER_MAX_MS && waited.failures === 0 ? `ok (no request held the server up for ${BYSTANDER_MAX_MS} ms)` : 'FAIL: a request held the server up'],
+    ['slow /__admin/events readers dropped', `${dropped} of ${SLOW_READERS}`, dropped === SLOW_READERS ? 'ok (none buffered for without bound)' : 'FAIL: a reader that never reads was kept'],
+    ['endless callback answers: deliveries / most sent to the stub for one', `${receiver.written.length} / ${mb(mostWritten / 1024)}`,
+      receiver.written.length > 0 && mostWritten < ENDLESS_CAP / 4 ? 'ok (read no further than recorded, then closed)' : 'FAIL: an endless answer was read on'],
+    ['last 100 outcomes: callbacks recorded as 200', `${deliveredOk} of ${deliveries.length}`, deliveries.length > 0 && deliveredOk === deliveries.length ? 'ok' : 'FAIL'],
     ['health after the run', String(health), health === 200 ? 'ok' : 'FAIL'],
     ['journal entries after the run', String(journal), journal === JOURNAL_LIMIT ? `ok (bounded by --journal-limit ${JOURNAL_LIMIT})` : 'FAIL'],
     ['exit on SIGTERM', String(exit.code), exit.code === 0 ? 'ok' : 'FAIL'],
