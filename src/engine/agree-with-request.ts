@@ -35,9 +35,13 @@ export function agreeWithRequest(operation: CompiledOperation, choice: Choice, a
   if (!adjustable || !validate || !answer.plan!.json || !isSuccessStatus(answer.status)) return answer;
   if (answer.body === null || typeof answer.body !== 'object') return answer;
   if (answer.bodyViolations !== null && answer.bodyViolations.length > 0) return answer;
+  // Nothing to agree with (no path value, and no array or object that could be a list: POST
+  // /plants's echo): the answer as it is, before the copy and the name scans, which cost about 6%
+  // of a POST /plants's CPU when done anyway (node --cpu-prof under 50 connections, issue 22).
+  const shape = pathShape(operation);
+  if (shape.params.length === 0 && !holdsStructure(answer.body)) return answer;
   const fits = (value: unknown) => validate(value, undefined).length === 0;
   const body = structuredClone(answer.body) as JsonObject | unknown[];
-  const shape = pathShape(operation);
   const changed = reflectPath(body, shape, pathParams, fits) | distinctItems(body, fits);
   return changed ? { ...answer, body, bodyViolations: [] } : answer;
 }
@@ -182,6 +186,16 @@ function envelope(body: JsonObject): JsonObject | unknown[] | null {
 /** The properties that can hold an id: `{"floating_ip": {...}}` names the resource, it is not its id. */
 function scalarKeys(target: JsonObject): string[] {
   return Object.keys(target).filter((key) => target[key] === null || typeof target[key] !== 'object');
+}
+
+/** An array, or an object with an array or object inside: only such a body can be (or wrap) a list. */
+function holdsStructure(body: object): boolean {
+  if (Array.isArray(body)) return true;
+  for (const key in body) {
+    const value = (body as JsonObject)[key];
+    if (value !== null && typeof value === 'object') return true;
+  }
+  return false;
 }
 
 function isObject(value: unknown): value is JsonObject {

@@ -42,12 +42,15 @@ function proceed(exchange: Exchange): void {
 
 /** `note`: --proxy fell back to the mock, and why (said in X-Mock-Proxy and the journal). */
 function answerFromMock(exchange: Exchange, note?: ProxyNote): void {
-  const marked = (response: EngineResponse) => (note ? { ...response, headers: { ...response.headers, 'x-mock-proxy': note.outcome }, proxy: note } : response);
+  const marked = note ? (response: EngineResponse) => ({ ...response, headers: { ...response.headers, 'x-mock-proxy': note.outcome }, proxy: note }) : unmarked;
   const answered = answer(exchange);
   // Only a store outside this process (stateful mode across workers or instances) answers later.
   if (answered instanceof Promise) answered.then((response) => sendAnswer(exchange, marked(response)), (error: unknown) => sendAnswer(exchange, internalError(exchange.request, error)));
   else sendAnswer(exchange, marked(answered));
 }
+
+/** Without --proxy's note an answer goes out as the engine made it (one shared function, no closure per request). */
+const unmarked = (response: EngineResponse): EngineResponse => response;
 
 function toPlainRequest(req: IncomingMessage): PlainRequest {
   // server.ts and the Express app have already turned an absolute-form target into origin form.
