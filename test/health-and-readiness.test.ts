@@ -85,6 +85,18 @@ describe.skipIf(!haveRedis)('health with a shared state store', () => {
     expect([health.status, health.json]).toEqual([200, OK]);
   });
 
+  it('is 503 with the same plain reason while Redis is paused (connected, answering nothing), and 200 once it resumes', async () => {
+    redis.pause();
+    try {
+      const health = await request(`${stub.url}/__admin/health`);
+      expect([health.status, health.json]).toEqual([503, { ...OK, status: 'unavailable', reason: UNREACHABLE }]);
+    } finally {
+      redis.resume();
+    }
+    const back = await pollUntil(() => request(`${stub.url}/__admin/health`), (answer) => answer.status === 200, 10_000, 100);
+    expect([back.status, back.json]).toEqual([200, OK]);
+  }, 20_000);
+
   it('is 503 with the reason in plain words while Redis is down (no client library message, no URL), and ready stays 200', async () => {
     await redis.stop();
     const health = await pollUntil(() => request(`${stub.url}/__admin/health`), (answer) => answer.status !== 200, 5_000);
