@@ -13,8 +13,11 @@ import { runWorkers } from './http/workers.js';
 import { armExitWatchdog } from './http/exit-watchdog.js';
 import { nearestName } from './common/nearest-name.js';
 import { asJsonLines } from './record/json-lines.js';
+import { prismArguments } from './config/prism-command-line.js';
 
 const HELP = `Usage: plant-store-stub [options]
+       plant-store-stub mock FILE [-p PORT] [-h HOST] [-d] [--errors] [options]
+                        (Prism's command line: implies --compat prism)
 
 Serves an OpenAPI 3.0/3.1/3.2 (or Swagger 2.0) document as a stub API.
 
@@ -63,6 +66,9 @@ Options:
                         one JSON object
   --quiet               no per-request log lines, and no coverage table at shutdown
                         unless --coverage-out is given
+  --compat prism        answer as Prism does where the two differ (docs/compared-with-prism.md)
+  -d, --dynamic         generate every answer from its schema, as Prefer: dynamic=true does
+  --errors              an answer that breaks its own schema is a 500 saying why
   -h, --help            this text
   -v, --version         the version
 
@@ -107,9 +113,18 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   'log-format': { type: 'string' },
   'drain-ms': { type: 'string' },
+  compat: { type: 'string' },
+  dynamic: { type: 'boolean', short: 'd' },
+  errors: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
+
+/** Whether `--flag` is one of the stub's flags that takes a value. */
+function takesValue(flag: string): boolean {
+  const option = (OPTIONS as Record<string, { type: string }>)[flag.replace(/^--/, '')];
+  return option?.type === 'string';
+}
 
 /**
  * parseArgs's complaint as one line; an unknown flag near a real one names it
@@ -126,7 +141,7 @@ function argumentProblem(error: Error & { code?: string }): string {
 function parseOptions(argv: string[]): { options: StubOptions; workers: number } {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
+    ({ values } = parseArgs({ args: argv[0] === 'mock' ? prismArguments(argv.slice(1), takesValue) : argv, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
     exitWithError(argumentProblem(error as Error & { code?: string }));
   }
@@ -175,6 +190,9 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     proxyErrors: values['proxy-errors'],
     record: values.record,
     drainMs: integer('--drain-ms', values['drain-ms']),
+    compat: values.compat as StubOptions['compat'],
+    dynamic: values.dynamic,
+    errors: values.errors,
   };
   const workers = integer('--workers', values.workers) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
@@ -297,7 +315,7 @@ const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', maxStateBytes: '--max-state', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
   coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store', webhooks: '--webhook', callbackHosts: '--callback-hosts',
-  proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', drainMs: '--drain-ms',
+  proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', drainMs: '--drain-ms', compat: '--compat',
 };
 
 main().catch((error: unknown) => {

@@ -7,6 +7,7 @@ import { ConfigError } from './config-error.js';
 import { isLoopbackName } from '../common/loopback.js';
 import { wholeNumber } from './whole-number.js';
 import { DEFAULTS } from './defaults.js';
+import { compatPolicy, type CompatMode, type CompatPolicy } from './compat-policy.js';
 
 export interface StubOptions {
   /** OpenAPI document to serve. Default `./openapi.yaml`, else the bundled Plant Store document. */
@@ -84,9 +85,17 @@ export interface StubOptions {
    * balancer polling it stops sending first (ms, up to 600000). Default 0.
    */
   drainMs?: number;
+  /** `prism`: answer as Prism does where the two differ (docs/compared-with-prism.md). Default: the stub's own choices. */
+  compat?: CompatMode;
+  /** Every answer generated from the schema alone, as with `Prefer: dynamic=true` (Prism's `-d`). Default false. */
+  dynamic?: boolean;
+  /** An answer that breaks its own schema is refused with a 500 that lists why (Prism's `--errors`). Default false. */
+  errors?: boolean;
 }
 
-export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'callbackHosts' | 'proxy' | 'record'>> & {
+export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'callbackHosts' | 'proxy' | 'record' | 'compat' | 'dynamic' | 'errors'>> & {
+  /** Where the answers follow Prism's conventions instead of the stub's (compat-policy.ts). */
+  policy: CompatPolicy;
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
   bundled: boolean;
   /** Whether the fixtures folder was named (a missing folder is then a warning), not the default. */
@@ -151,6 +160,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     proxyErrors: options.proxyErrors ?? DEFAULTS.proxyErrors,
     record: options.record,
     drainMs: options.drainMs ?? DEFAULTS.drainMs,
+    policy: compatPolicy(options),
   };
   if (resolved.record !== undefined && resolved.proxy === null) throw new ConfigError('record', 'records the real API\'s answers, so it needs --proxy URL');
   if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut, 'report');

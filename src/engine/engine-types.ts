@@ -7,11 +7,22 @@ import type { ResourceActionKind } from '../openapi/compile-resources.js';
 import type { Fault } from '../common/faults.js';
 import type { Scenario } from './scenario.js';
 
+/**
+ * Which refusal this is (refusals.ts), for a renderer that words it its own way (Prism's problem
+ * types, prism-refusals.ts); refusals no renderer singles out have none.
+ */
+export type RefusalName =
+  | 'noOperation' | 'methodNotAllowed' | 'unauthenticated' | 'invalid' | 'unsupportedMediaType'
+  | 'undocumentedCode' | 'unknownExample' | 'notAcceptable' | 'brokenAnswer' | 'tooComplex' | 'notText';
+
 export interface Refusal {
   refusal: true;
   status: number;
   message: string;
   violations: string[];
+  name?: RefusalName;
+  /** What the refusal is about (the path, the Accept header, the example asked for), for renderers; never sent as it is. */
+  facts?: Record<string, string>;
   /** True when the answer is the stub's own (routing, selection), never the API's documented error. */
   ownAnswer?: boolean;
   headers?: Record<string, string>;
@@ -25,8 +36,8 @@ export interface Selection {
   code: number | null;
   /** Prefer: example=NAME */
   example: string | null;
-  /** Prefer: dynamic=true */
-  dynamic: boolean;
+  /** Prefer: dynamic=true (or false); null when the request does not say. */
+  dynamic: boolean | null;
   delayMs: number | null;
   fault: Fault | null;
 }

@@ -8,15 +8,21 @@ import type { ResponsePlan } from '../openapi/compiled-model.js';
 import type { Choice, Refusal } from './engine-types.js';
 import { selectionRefusals } from './refusals.js';
 
-export function negotiateMedia(choice: Choice, accept: string | string[] | undefined): Choice | Refusal {
+/**
+ * `preferred`: the media type that wins where the client has no preference (no Accept, `*\/*`, a
+ * tie): the response's default one (`json`), or its first documented (`first`, as Prism does).
+ */
+export function negotiateMedia(choice: Choice, accept: string | string[] | undefined, preferred: 'json' | 'first' = 'json'): Choice | Refusal {
   // A scenario is its fixture's own answer; the client asked for it by name. An answer from the
   // stored resources is the success response as the state holds it.
   if (choice.kind === 'scenario' || choice.kind === 'state') return choice;
   const { plan } = choice;
   const header = Array.isArray(accept) ? accept.join(', ') : accept;
   // No content documented (a 204): nothing to negotiate, whatever the client accepts.
-  if (header === undefined || header.trim() === '' || plan.variants.length === 0) return choice;
-  const ranked = rank(plan, header);
+  if (plan.variants.length === 0) return choice;
+  const first = preferred === 'first' ? plan.variants[0] : plan;
+  if (header === undefined || header.trim() === '') return first === plan ? choice : onVariant(choice, first);
+  const ranked = rank(plan, first, header);
   const named = choice.kind === 'example' && choice.asked ? choice.name : null;
   // A named example lives in one media type: the best acceptable one that has it.
   const variant = named === null ? ranked[0] : ranked.find((candidate) => hasExample(candidate, named));
@@ -28,10 +34,10 @@ export function negotiateMedia(choice: Choice, accept: string | string[] | undef
 }
 
 /** The response's media types the client accepts, best first. */
-function rank(plan: ResponsePlan, header: string): ResponsePlan[] {
-  // The default variant is listed first, so that it wins every tie (`*/*`, `application/*`).
+function rank(plan: ResponsePlan, preferred: ResponsePlan, header: string): ResponsePlan[] {
+  // The preferred variant is listed first, so that it wins every tie (`*/*`, `application/*`).
   const byType = new Map<string, ResponsePlan>();
-  for (const variant of [plan, ...plan.variants]) if (!byType.has(variant.contentType!)) byType.set(variant.contentType!, variant);
+  for (const variant of [preferred, ...plan.variants]) if (!byType.has(variant.contentType!)) byType.set(variant.contentType!, variant);
   const concrete = [...byType.keys()].filter((type) => !type.includes('*'));
   let accepted = new Negotiator({ headers: { accept: header } }).mediaTypes(concrete);
   // `application/vnd.x+json; version=1` asks for a parameter the document does not list: as

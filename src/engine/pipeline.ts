@@ -25,6 +25,11 @@ import type { Resources } from '../openapi/compile-resources.js';
 import { planDeliveries } from './plan-deliveries.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineResponse } from './engine-response.js';
+import type { CompiledOperation } from '../openapi/compiled-model.js';
+import { serverRefusals } from './refusals.js';
+import { SchemaTooComplexError } from '../generate/schema-sample.js';
+import { requestWarnings } from './request-warnings.js';
+import { violationsHeader } from './prism-answers.js';
 
 /** What the pipeline reads besides the request; swapped whole on reload. */
 export interface EngineState {
@@ -72,27 +77,32 @@ export function touchesState(state: EngineState, routed: Routed | Refusal): bool
 }
 
 function answer(state: EngineState, request: PlainRequest, stored: StoredState | undefined, routed: Routed | Refusal): Undelayed {
+  // Where the answers follow Prism's conventions (--compat prism), read by the stages that differ.
+  const { policy } = state.compiled;
+  const refused = (refusal: Refusal, operation: CompiledOperation | null, example: string | null = null) => refusalResponse(refusal, operation, example, policy);
   // 1. (routed before) A body over the size limit is refused first, in the operation's own error
   //    shape when one matched: the rest of it was never read.
-  if (request.bodyLimitExceeded !== undefined) return refusalResponse(requestRefusals.bodyTooLarge(request.bodyLimitExceeded), isRefusal(routed) ? null : routed.operation);
-  if (isRefusal(routed)) return refusalResponse(routed, null);
+  if (request.bodyLimitExceeded !== undefined) return refused(requestRefusals.bodyTooLarge(request.bodyLimitExceeded), isRefusal(routed) ? null : routed.operation);
+  if (isRefusal(routed)) return refused(routed, null);
   const { operation, pathParams } = routed;
   const query = request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery);
 
   // 2. Authenticate: the operation's security requirement.
   //    A refusal here may still be asked for by example name (`Prefer: code=401, example=expired`).
   const denied = authenticate(operation.checkSecurity, request, query);
-  if (denied) return refusalResponse(denied, operation, exampleAskedFor(request, query, denied.status));
+  if (denied) return refused(denied, operation, exampleAskedFor(request, query, denied.status));
 
   // 3. Validate: parameters and body, every violation at once.
   const read = validateRequest(operation, request, pathParams, query);
-  if (isRefusal(read)) return refusalResponse(read, operation, exampleAskedFor(request, query, read.status));
+  if (isRefusal(read)) return refused(read, operation, exampleAskedFor(request, query, read.status));
   //    A form's fields are stored in stateful mode; only a JSON body is echoed or matched.
   const body = read?.form ? null : read;
 
   // 4. Select: scenario, Prefer (or Prism's query selectors), sticky scenario, or the documented success.
-  const selection = readSelection(request, query);
-  if (isRefusal(selection)) return refusalResponse(selection, operation);
+  const asked = readSelection(request, query);
+  if (isRefusal(asked)) return refused(asked, operation);
+  //    Prism's -d: dynamic unless the request says otherwise (`__dynamic=false`).
+  const selection = asked.dynamic === null && policy.dynamicByDefault ? { ...asked, dynamic: true } : asked;
   const scenarios = state.scenarios.get(operation.key);
   //    A scenario whose `match` the request satisfies, when nothing was asked for by name.
   const matched = scenarios && choosesNothing(selection, scenarios, state.sticky)
@@ -100,18 +110,32 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   //    Stateful mode: the stored resources answer a request that asked for nothing else.
   const action = stored && state.resources?.actions.get(operation.key);
   const fromState = action && !matched && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, pathParams, query, read) : null;
-  if (isRefusal(fromState)) return refusalResponse(fromState, operation);
+  if (isRefusal(fromState)) return refused(fromState, operation);
   const selected = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null, matched);
-  if (isRefusal(selected)) return refusalResponse(selected, operation);
+  if (isRefusal(selected)) return refused(selected, operation);
   //    Then the media type the client accepts, among those the chosen response documents.
-  const choice = negotiateMedia(selected, request.headers.accept);
-  if (isRefusal(choice)) return refusalResponse(choice, operation);
+  const choice = negotiateMedia(selected, request.headers.accept, policy.preferredMedia);
+  if (isRefusal(choice)) return refused(choice, operation);
 
   // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
   //    A stateless answer then agrees with the request: the path's id answered, a list's ids distinct.
   //    Links in its headers stay on the stub, pagination links built for this page.
-  const answer = keepLinksOnStub(agreeWithRequest(operation, choice, buildResponse(operation, choice, request, body), pathParams), request, query, state.compiled.serverOrigins);
-  const problems = selfCheck(answer, operation.key);
+  let built;
+  try {
+    built = buildResponse(operation, choice, request, body);
+  } catch (error) {
+    // Prism's static data: a schema whose sample would be too large is refused, not cut down.
+    if (error instanceof SchemaTooComplexError) return refused(serverRefusals.tooComplex(choice.plan?.schemaPointer ?? ''), operation);
+    throw error;
+  }
+  const answer = keepLinksOnStub(agreeWithRequest(operation, choice, built, pathParams), request, query, state.compiled.serverOrigins);
+  const problems = selfCheck(answer, operation.key, policy.checkEveryAnswer);
+  //    Prism sends only text as text/*.
+  if (policy.onlyTextAsText && answer.body !== undefined && typeof answer.body !== 'string' && answer.contentType?.toLowerCase().startsWith('text/')) {
+    return refused(serverRefusals.notText(answer.contentType), operation);
+  }
+  //    With --errors, an answer that breaks its own schema is not sent: a 500 says why.
+  if (policy.refuseBrokenAnswers && problems.length > 0) return refused(serverRefusals.brokenAnswer(problems), operation);
 
   const scenario = choice.kind === 'scenario' ? choice.scenario : null;
   const fault = selection.fault ?? scenario?.fault ?? undefined;
@@ -119,6 +143,11 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   const fired = webhooksToFire(state.triggers?.get(operation.key), scenario?.webhooks);
   const sendsOut = (fired.length > 0 || operation.callbacks.length > 0) && isSuccessStatus(answer.status) && fault === undefined;
   const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.scenario };
+  //    Prism's sl-violations: what was wrong with the request (warnings only, here) and with the answer.
+  if (policy.violationsHeader) {
+    const warnings = requestWarnings(operation, request, query);
+    if (warnings.length > 0 || problems.length > 0) headers['sl-violations'] = violationsHeader([], warnings, problems);
+  }
   if (answer.body !== undefined && answer.contentType) headers['content-type'] = answer.contentType;
   // 8. A conditional GET whose ETag still matches is a 304.
   return conditionalGet(operation, request, {

@@ -10,7 +10,7 @@ import type { PlainRequest } from '../common/plain-http.js';
 
 export const MAX_DELAY_MS = 60_000;
 
-const NONE: Selection = { scenario: null, code: null, example: null, dynamic: false, delayMs: null, fault: null };
+const NONE: Selection = { scenario: null, code: null, example: null, dynamic: null, delayMs: null, fault: null };
 
 /** Prism's query selectors and the Prefer preference each one stands for. */
 const QUERY_SELECTORS = [['__code', 'code'], ['__example', 'example'], ['__dynamic', 'dynamic']] as const;

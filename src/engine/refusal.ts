@@ -8,6 +8,8 @@ import { problem } from '../openapi/problem-details.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import type { EngineResponse } from './engine-response.js';
 import type { Refusal } from './engine-types.js';
+import { STUB_POLICY, type CompatPolicy } from '../config/compat-policy.js';
+import { prismRefusal } from './prism-answers.js';
 
 /**
  * The status of a selection the stub cannot honour (unknown scenario or example, undocumented
@@ -25,8 +27,13 @@ export function isRefusal(value: unknown): value is Refusal {
   return typeof value === 'object' && value !== null && (value as Refusal).refusal === true;
 }
 
-/** `example`: a documented example of the refusal's status the client asked for by name, if any. */
-export function refusalResponse(refusal: Refusal, operation: CompiledOperation | null, example: string | null = null): EngineResponse {
+/**
+ * `example`: a documented example of the refusal's status the client asked for by name, if any;
+ * `policy`: whose conventions the answer follows (Prism's, in `--compat prism`, where it has one).
+ */
+export function refusalResponse(refusal: Refusal, operation: CompiledOperation | null, example: string | null = null, policy: CompatPolicy = STUB_POLICY): EngineResponse {
+  const asPrism = policy.refusals === 'prism' ? prismRefusal(refusal, operation, example) : null;
+  if (asPrism) return asPrism;
   const inApiShape = operation !== null && !refusal.ownAnswer;
   const rendered = (inApiShape && example !== null ? namedExample(operation, refusal.status, example) : null) ?? (inApiShape
     ? operation.renderError(refusal.status, refusal.message, refusal.violations)

@@ -8,24 +8,25 @@ import type { Refusal } from './engine-types.js';
 // 1. Route
 export const routeRefusals = {
   methodNotAllowed: (method: string, path: string, allow: readonly string[]): Refusal =>
-    refuse(405, `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { ownAnswer: true, headers: { allow: allow.join(', ') } }),
+    refuse(405, `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { ownAnswer: true, headers: { allow: allow.join(', ') }, name: 'methodNotAllowed', facts: { method, path } }),
   badPath: (reason: string): Refusal => refuse(400, reason, { ownAnswer: true }),
-  noOperation: (method: string, path: string): Refusal => refuse(404, `no operation of the spec matches ${method} ${path}`, { ownAnswer: true }),
+  noOperation: (method: string, path: string): Refusal => refuse(404, `no operation of the spec matches ${method} ${path}`, { ownAnswer: true, name: 'noOperation', facts: { method, path } }),
 };
 
 // 2. Authenticate
 export const authRefusals = {
   unauthenticated: (message: string, challenge: string | null | undefined): Refusal =>
-    refuse(401, message, { headers: challenge ? { 'www-authenticate': challenge } : {} }),
+    refuse(401, message, { headers: challenge ? { 'www-authenticate': challenge } : {}, name: 'unauthenticated' }),
 };
 
 // 3. Validate the request
 export const requestRefusals = {
   /** A body over the size limit; the adapter stopped reading it. */
   bodyTooLarge: (limit: number): Refusal => refuse(413, `the request body is larger than ${limit} bytes`, { headers: { connection: 'close' } }),
-  unsupportedMediaType: (violations: string[]): Refusal => refuse(415, violations.join('; '), { violations }),
+  /** `accepted`: the media types the operation takes (`application/json, text/plain`). */
+  unsupportedMediaType: (violations: string[], accepted: string): Refusal => refuse(415, violations.join('; '), { violations, name: 'unsupportedMediaType', facts: { accepted } }),
   /** A request that broke the contract: the message is the violations, joined as the API's error text. */
-  invalid: (violations: string[], status = 400): Refusal => refuse(status, violations.join('; '), { violations }),
+  invalid: (violations: string[], status = 400): Refusal => refuse(status, violations.join('; '), { violations, name: 'invalid' }),
 };
 
 // 4. Select: the client's steering headers, then the answer they name
@@ -38,17 +39,29 @@ export const selectionRefusals = {
   badFault: (fault: string, known: readonly string[]): Refusal => selectionError(`X-Mock-Fault must be one of ${known.join(', ')}, got "${fault}"`),
   unknownScenario: (name: string, operationKey: string, known: string[]): Refusal =>
     selectionError(`unknown scenario "${name}" for ${operationKey}; known scenarios: ${known.join(', ') || 'none'}`, { knownScenarios: known }),
-  undocumentedCode: (status: number, operationKey: string, documented: string[]): Refusal =>
-    selectionError(`Prefer: code=${status} is not documented for ${operationKey}; documented statuses: ${documented.join(', ')}`, { documentedStatuses: documented }),
-  nothingNamedForStatus: (name: string, status: number, operationKey: string, known: string[]): Refusal =>
-    selectionError(`no example or scenario "${name}" answers ${status} for ${operationKey}; known for ${status}: ${known.join(', ') || 'none'}`, { knownExamples: known }),
-  unknownExample: (name: string, operationKey: string, known: string[]): Refusal =>
-    selectionError(`unknown example "${name}" for ${operationKey}; known examples and scenarios: ${known.join(', ') || 'none'}`, { knownExamples: known }),
+  undocumentedCode: (status: number, operationKey: string, documented: string[]): Refusal => ({
+    ...selectionError(`Prefer: code=${status} is not documented for ${operationKey}; documented statuses: ${documented.join(', ')}`, { documentedStatuses: documented }),
+    name: 'undocumentedCode',
+    facts: { status: String(status) },
+  }),
+  /** `contentType`: the media type the example was looked for in (the response's default one). */
+  nothingNamedForStatus: (name: string, status: number, operationKey: string, known: string[], contentType: string): Refusal => ({
+    ...selectionError(`no example or scenario "${name}" answers ${status} for ${operationKey}; known for ${status}: ${known.join(', ') || 'none'}`, { knownExamples: known }),
+    name: 'unknownExample',
+    facts: { example: name, contentType },
+  }),
+  unknownExample: (name: string, operationKey: string, known: string[], contentType: string): Refusal => ({
+    ...selectionError(`unknown example "${name}" for ${operationKey}; known examples and scenarios: ${known.join(', ') || 'none'}`, { knownExamples: known }),
+    name: 'unknownExample',
+    facts: { example: name, contentType },
+  }),
   noSuccess: (operationKey: string): Refusal => selectionError(`${operationKey} documents no success response to serve; choose one with Prefer: code=<status>`),
   notAcceptable: (named: string | null, accept: string, documented: Array<string | null>): Refusal =>
     refuse(406, `no documented media type${named === null ? '' : ` with an example "${named}"`} of this response is acceptable for Accept: ${accept}; documented: ${documented.join(', ')}`, {
       ownAnswer: true,
       extra: { documentedMediaTypes: documented },
+      name: 'notAcceptable',
+      facts: { accept },
     }),
 };
 
@@ -75,6 +88,14 @@ export const serverRefusals = {
   tooManyOwed: (max: number): Refusal =>
     refuse(429, `more than ${max} delayed or held answers are already waiting; retry later`, { ownAnswer: true, headers: { 'retry-after': '1' } }),
   internalError: (): Refusal => refuse(500, 'the stub failed to handle this request; see its log', { ownAnswer: true }),
+  /** --errors: the answer built breaks its own schema, so it is not sent. */
+  brokenAnswer: (violations: string[]): Refusal =>
+    refuse(500, `the answer breaks the document's schema, so it was not sent (--errors): ${violations.join('; ')}`, { ownAnswer: true, violations, name: 'brokenAnswer' }),
+  /** A `text/*` answer whose value is not text, where only text is sent as text (--compat prism). */
+  notText: (contentType: string): Refusal => refuse(500, `the answer's value is not text, so it cannot be sent as ${contentType}`, { ownAnswer: true, name: 'notText' }),
+  /** Prism's static data: the schema's sample would be too large to build. */
+  tooComplex: (pointer: string): Refusal =>
+    refuse(500, `the schema at ${pointer} asks for data too large to build`, { ownAnswer: true, name: 'tooComplex' }),
   /** --proxy: the stub's own 502 or 504 for the real API's answer (the API documents neither). */
   gateway: (status: number, detail: string): Refusal => refuse(status, `plant-store-stub (proxy): ${detail}`, { ownAnswer: true }),
 };

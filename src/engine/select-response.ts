@@ -72,7 +72,7 @@ function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<st
   const scenario = scenarios?.get(name);
   if (scenario && scenario.status === status) return { kind: 'scenario', scenario, plan };
   const known = [...mediaOf(plan).flatMap((v) => [...v.examples.keys()]), ...[...(scenarios?.values() ?? [])].filter((s) => s.status === status).map((s) => s.name)];
-  return selectionRefusals.nothingNamedForStatus(name, status, operation.key, known);
+  return selectionRefusals.nothingNamedForStatus(name, status, operation.key, known, plan.contentType ?? '');
 }
 
 /** Prefer: example=NAME -> a named example of any documented response, else a scenario of that name. */
@@ -85,7 +85,7 @@ function byExampleName(operation: CompiledOperation, scenarios: ReadonlyMap<stri
   const scenario = scenarios?.get(name);
   if (scenario) return { kind: 'scenario', scenario, plan: documentedResponse(operation.responses, scenario.status) };
   const known = [...new Set([...ordered.flatMap((plan) => mediaOf(plan).flatMap((v) => [...v.examples.keys()])), ...(scenarios?.keys() ?? [])])];
-  return selectionRefusals.unknownExample(name, operation.key, known);
+  return selectionRefusals.unknownExample(name, operation.key, known, operation.success?.contentType ?? '');
 }
 
 /**

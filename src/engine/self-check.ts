@@ -5,7 +5,8 @@
 import type { BuiltResponse } from './engine-types.js';
 import { checkBody } from './check-body.js';
 
-export function selfCheck(response: BuiltResponse, operationKey: string): string[] {
+/** `everyAnswer`: check examples and fixtures too (the compat policy's `checkEveryAnswer`: Prism checks each answer, and serves broken examples). */
+export function selfCheck(response: BuiltResponse, operationKey: string, everyAnswer = false): string[] {
   const { plan } = response;
   if (!plan) return [`status ${response.status} is not documented for ${operationKey}`];
   const problems: string[] = [];
@@ -13,7 +14,7 @@ export function selfCheck(response: BuiltResponse, operationKey: string): string
   // data are what can break the schema per request. The builder already checked echoes (to
   // choose their fallback) and answers from the state.
   if (response.bodyViolations) problems.push(...response.bodyViolations);
-  else if (response.choiceKind === 'generated') problems.push(...checkBody(response));
+  else if (response.choiceKind === 'generated' || everyAnswer) problems.push(...checkBody(response));
   for (const header of plan.headers) {
     const value = response.headers[header.name];
     if (value === undefined) {

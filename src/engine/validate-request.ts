@@ -24,8 +24,8 @@ function readForm(form: FormPlan, request: PlainRequest, violations: string[]): 
 
 const NO_RAW_NUMBERS: ReadonlyMap<string, string> = new Map();
 
-function unsupported(violations: string[]): Refusal {
-  return requestRefusals.unsupportedMediaType(violations);
+function unsupported(violations: string[], operation: CompiledOperation): Refusal {
+  return requestRefusals.unsupportedMediaType(violations, (operation.body?.media ?? []).map((m) => m.type).join(','));
 }
 
 function hasBom(body: Uint8Array): boolean {
@@ -42,7 +42,7 @@ export function validateRequest(
   const violations = operation.validateParameters(pathParams, query, request.headers);
   const media = mediaOf(operation, request);
   // A body the operation cannot take at all is 415 (RFC 9110 §15.5.16), naming what it takes.
-  if (typeof media === 'string') return unsupported([...violations, media]);
+  if (typeof media === 'string') return unsupported([...violations, media], operation);
   const body = operation.body ? readBody(operation.body.required, media, request, violations) : null;
   return violations.length > 0 ? requestRefusals.invalid(violations, operation.invalidStatus) : body;
 }

@@ -4,8 +4,9 @@
 import { ConfigError } from '../config/config-error.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { wholeNumber } from '../config/whole-number.js';
+import { compatPolicy, type CompatOptions, type CompatPolicy } from '../config/compat-policy.js';
 
-export interface FetchHandlerOptions {
+export interface FetchHandlerOptions extends CompatOptions {
   /** The OpenAPI document (3.0, 3.1 or 3.2): the parsed object, or its YAML or JSON text. Required. */
   document: object | string;
   /**
@@ -61,6 +62,8 @@ export interface ResolvedFetchOptions {
   strict: boolean;
   log: ((line: string) => void) | null;
   warn: (line: string) => void;
+  /** `compat`, `dynamic` and `errors` (as `--compat prism`, `-d`, `--errors`), made into the policy the engine reads. */
+  policy: CompatPolicy;
 }
 
 /** `baseUrl` taken apart: the origin it requires (null: any) and the path taken off ('' for none). */
@@ -91,6 +94,7 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
     strict: options.strict ?? DEFAULTS.strict,
     log: options.log ?? null,
     warn: options.log ?? ((line) => console.warn(line)),
+    policy: compatPolicy(options),
   };
   if (resolved.seed !== undefined) wholeNumber('seed', resolved.seed, 0, 2 ** 31 - 1);
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);

@@ -53,7 +53,7 @@ export class InMemoryStub {
     const xml = anyKey(spec.document, isXmlMediaType);
     const patterns = anyKey(spec.document, (key) => key === 'pattern' || key === 'patternProperties');
     await Promise.all([loadGeneratorLibraries({ faker: mayUseFaker(spec.document) }), xml ? importXmlLibrary() : null, patterns ? importRe2() : null]);
-    const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict });
+    const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict, policy: options.policy });
     for (const line of summarizeWarnings(compiled.warnings)) options.warn(line);
     const fixtures = scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled);
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning}`);

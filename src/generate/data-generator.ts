@@ -20,13 +20,15 @@ import { generatorLibraries } from './generator-libraries.js';
 import { createJsfCompiler, type JsfSchema } from './jsf-schema.js';
 import { cheapRandomizer, fnv1a } from './seeded-random.js';
 import { boundSchema } from './size-bounds.js';
+import { schemaSample } from './schema-sample.js';
 
 export interface DataGenerator {
   /**
    * Generates a value for the schema at `pointer` (a JSON pointer into the document, e.g.
    * '/components/schemas/Plant'). `key` identifies the request: the same (seed, pointer, key,
    * dynamic) always gives the same value, regardless of what was generated before. `dynamic`
-   * sets the schemas' own example values aside. Throws only when nothing exists at `pointer`.
+   * sets the schemas' own example values aside. Throws only when nothing exists at `pointer`, and
+   * (`staticData: 'sample'`) SchemaTooComplexError when the sample would be too large.
    */
   generate(pointer: string, key: string, dynamic?: boolean): unknown;
   /**
@@ -39,6 +41,8 @@ export interface DataGenerator {
 export interface DataGeneratorOptions {
   /** Picks the data set; default 0. */
   seed?: number;
+  /** Data that is not dynamic: realistic (default), or Prism's plain sample of the schema (schema-sample.ts). */
+  staticData?: 'realistic' | 'sample';
 }
 
 /**
@@ -50,7 +54,7 @@ export interface DataGeneratorOptions {
  * generator.generate('/components/schemas/Plant', 'GET /plants/1'); // the same value every time
  */
 export function createDataGenerator(document: object, options: DataGeneratorOptions = {}): DataGenerator {
-  const { seed = 0 } = options;
+  const { seed = 0, staticData = 'realistic' } = options;
   const modes = [false, true].map((dynamic) => ({ compiler: createJsfCompiler(document, { documentValues: !dynamic }), entries: new Map<string, JsfSchema>() }));
   // Built on first use: faker is loaded lazily.
   let fakerInstance: Faker | null = null;
@@ -72,6 +76,8 @@ export function createDataGenerator(document: object, options: DataGeneratorOpti
 
   return {
     generate(pointer, key, dynamic = false) {
+      const sample = !dynamic && staticData === 'sample' ? schemaSample(document, pointer) : null;
+      if (sample) return sample.value;
       const { generateSync } = generatorLibraries();
       const { compiler, entries } = modes[dynamic ? 1 : 0];
       let entry = entries.get(pointer);

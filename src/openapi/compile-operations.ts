@@ -23,6 +23,7 @@ import type { BodyPlan, CompiledOperation, CompiledSpec, MediaPlan, NamedOperati
 import { compileResponses } from './compile-responses.js';
 import { formKind, isJsonMediaType } from './media-types.js';
 import { pickSuccess } from './success-rule.js';
+import { STUB_POLICY, type CompatPolicy } from '../config/compat-policy.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'] as const;
 
@@ -67,6 +68,8 @@ export interface CompileOptions {
   strict?: boolean;
   /** The validation copy made ahead, with the warnings found making it (load-off-thread.ts); else made here. */
   validationCopy?: { copy: object; warnings: readonly DocumentWarning[] };
+  /** Where answers follow Prism instead of the stub (violations' wording, static data, HEAD, XML roots). Default: the stub's. */
+  policy?: CompatPolicy;
 }
 
 /**
@@ -95,10 +98,11 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
     reason: `data generated for this schema breaks it on every try (${violations.slice(0, 3).join('; ')}); the least broken is served`,
   });
   for (const warning of options.validationCopy?.warnings ?? []) warnings.add(warning);
-  const compiler = createSchemaCompiler(spec, warnings.add, options.validationCopy?.copy);
-  const generator = createDataGenerator(spec.document, { seed: options.seed });
+  const policy = options.policy ?? STUB_POLICY;
+  const compiler = createSchemaCompiler(spec, warnings.add, options.validationCopy?.copy, policy.wording);
+  const generator = createDataGenerator(spec.document, { seed: options.seed, staticData: policy.staticData });
   yield;
-  const routes = new RouteTable<CompiledOperation>();
+  const routes = new RouteTable<CompiledOperation>({ headWithGet: policy.headWithGet });
   const operations: CompiledOperation[] = [];
   const schemes = (spec.document.components?.securitySchemes ?? {}) as Record<string, Record<string, string>>;
   const basePath = serverBasePath(spec.document);
@@ -117,6 +121,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
           schemes,
           options.tokens,
           (problem) => warnings.add({ file: spec.file, pointer: `${operation.security ? pointer : ''}/security`, kind: 'unknown security scheme', reason: problem }),
+          policy.refusals,
         ),
         generate: (schemaPointer, requestKey, dynamic) => generator.generate(schemaPointer, requestKey, dynamic),
         generationCapped: (schemaPointer) => generator.capped(schemaPointer),
@@ -124,7 +129,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
       };
       const plan = (): OperationPlans => {
         const requestSchema = jsonBodySchema(spec, operation.requestBody, `${pointer}/requestBody`);
-        const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'), warnings.add, requestSchema);
+        const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'), warnings.add, requestSchema, policy);
         return {
           validateParameters: compileParameters(spec, compiler, pathItem, pointer, operation),
           body: compileBody(spec, compiler, operation.requestBody, `${pointer}/requestBody`),
@@ -183,7 +188,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
     }
     refuseWarnings(warnings.list);
   }
-  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document) };
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document), policy };
 }
 
 /**

@@ -16,6 +16,8 @@ export interface ParameterCheck {
   (pathParams: Record<string, string>, query: URLSearchParams, headers: RequestHeaders): string[];
   /** Every parameter the operation declares (header names lower-case): what a fixture's `match` may name. */
   readonly declared: ReadonlyArray<{ location: ParameterLocation; name: string }>;
+  /** The declared parameters marked `deprecated: true` (header names lower-case), which a client is warned about in Prism mode. */
+  readonly deprecated: ReadonlyArray<{ location: ParameterLocation; name: string }>;
 }
 
 interface Located {
@@ -41,7 +43,7 @@ interface LocationCheck {
 }
 
 const LOCATIONS: readonly ParameterLocation[] = ['path', 'query', 'header', 'cookie'];
-const NO_CHECK: ParameterCheck = Object.assign(() => [], { declared: [] });
+const NO_CHECK: ParameterCheck = Object.assign(() => [], { declared: [], deprecated: [] });
 
 export function compileParameters(
   spec: LoadedDocument,
@@ -92,7 +94,9 @@ export function compileParameters(
   });
 
   let checks: LocationCheck[] | null = null;
-  const declared = all.map((p) => ({ location: p.value.in as ParameterLocation, name: p.value.in === 'header' ? String(p.value.name).toLowerCase() : String(p.value.name) }));
+  const named = (p: Located) => ({ location: p.value.in as ParameterLocation, name: p.value.in === 'header' ? String(p.value.name).toLowerCase() : String(p.value.name) });
+  const declared = all.map(named);
+  const deprecated = all.filter((p) => p.value.deprecated === true).map(named);
   return Object.assign((pathParams: Record<string, string>, query: URLSearchParams, headers: RequestHeaders) => {
     checks ??= compileChecks();
     let cookies: Map<string, string[]> | null = null;
@@ -121,7 +125,7 @@ export function compileParameters(
       }
     }
     return violations;
-  }, { declared });
+  }, { declared, deprecated });
 }
 
 function planParameter(

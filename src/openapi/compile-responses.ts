@@ -13,6 +13,10 @@ import { isSchema, type Schema } from './schema-view.js';
 import { headerSafe } from './header-value.js';
 import { normaliseResponseKey } from './documented-response.js';
 import { escapePointerToken } from '../common/json-pointer.js';
+import { STUB_POLICY, type CompatPolicy } from '../config/compat-policy.js';
+
+/** What of the compat policy shapes a response plan. */
+type ResponsePolicy = Pick<CompatPolicy, 'xmlRoot' | 'brokenExamplesServed'>;
 
 export function compileResponses(
   spec: LoadedDocument,
@@ -22,16 +26,17 @@ export function compileResponses(
   generate: (pointer: string) => unknown,
   warn: Warn,
   requestSchema: unknown,
+  policy: ResponsePolicy = STUB_POLICY,
 ): Map<string, ResponsePlan> {
   const responses = new Map<string, ResponsePlan>();
   for (const [status, response] of Object.entries(isSchema(raw) ? raw : {})) {
     const key = normaliseResponseKey(status);
-    responses.set(key, compileResponse(spec, compiler, key, response, `${pointer}/${escapePointerToken(status)}`, generate, warn, requestSchema));
+    responses.set(key, compileResponse(spec, compiler, key, response, `${pointer}/${escapePointerToken(status)}`, generate, warn, requestSchema, policy));
   }
   return responses;
 }
 
-function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string, generate: (pointer: string) => unknown, warn: Warn, requestSchema: unknown): ResponsePlan {
+function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: string, raw: unknown, pointer: string, generate: (pointer: string) => unknown, warn: Warn, requestSchema: unknown, policy: ResponsePolicy): ResponsePlan {
   const response = followToObject(spec, raw, pointer);
   const content = isSchema(response.value.content) ? response.value.content : {};
   const headers = compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`, generate);
@@ -41,8 +46,8 @@ function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: st
     headers,
     sampleHeaders: Object.freeze(Object.fromEntries(headers.filter((h) => h.sample !== null).map((h) => [h.name, h.sample!]))),
   };
-  const variants = Object.entries(content).map(([type, media]) => compileMedia(spec, compiler, shared, type, isSchema(media) ? media : {}, response.pointer, warn, requestSchema));
-  const variant = variants.find((v) => isJsonMediaType(v.contentType!)) ?? variants[0] ?? compileMedia(spec, compiler, shared, null, null, response.pointer, warn, requestSchema);
+  const variants = Object.entries(content).map(([type, media]) => compileMedia(spec, compiler, shared, type, isSchema(media) ? media : {}, response.pointer, warn, requestSchema, policy));
+  const variant = variants.find((v) => isJsonMediaType(v.contentType!)) ?? variants[0] ?? compileMedia(spec, compiler, shared, null, null, response.pointer, warn, requestSchema, policy);
   for (const v of variants) v.variants = variants;
   return variant;
 }
@@ -57,13 +62,14 @@ function compileMedia(
   responsePointer: string,
   warn: Warn,
   requestSchema: unknown,
+  policy: ResponsePolicy,
 ): ResponsePlan {
   const schemaPointer = media && media.schema !== undefined ? `${responsePointer}/content/${escapePointerToken(contentType!)}/schema` : null;
   const json = contentType !== null && isJsonMediaType(contentType);
   const validateBody = json && schemaPointer ? compiler.compile(schemaPointer) : null;
   // Checking examples compiles the response's validator, so it happens on first use of the examples.
   let sorted: { valid: Map<string, unknown>; broken: Map<string, unknown> } | null = null;
-  const sortExamples = () => (sorted ??= setAsideBrokenExamples(spec.file, collectExamples(spec, media), validateBody, schemaPointer, warn));
+  const sortExamples = () => (sorted ??= setAsideBrokenExamples(spec.file, collectExamples(spec, media), validateBody, schemaPointer, warn, policy.brokenExamplesServed));
   return {
     ...shared,
     contentType,
@@ -71,7 +77,7 @@ function compileMedia(
     schemaPointer,
     validateBody,
     project: json && media?.schema !== undefined ? compileProjection(spec, media.schema, requestSchema) : null,
-    writeXml: contentType !== null && isXmlMediaType(contentType) ? compileXmlWriter(spec, media?.schema ?? {}) : null,
+    writeXml: contentType !== null && isXmlMediaType(contentType) ? compileXmlWriter(spec, media?.schema ?? {}, policy.xmlRoot) : null,
     get examples() {
       return sortExamples().valid;
     },
@@ -120,6 +126,7 @@ function collectExamples(spec: LoadedDocument, media: Schema | null): Map<string
 /**
  * An example its own schema rejects is never served by default (the next valid one is, else
  * generated data); it stays available by name, and each one is a warning naming its pointer.
+ * With `served` (Prism's way) it stays among the others, and the answer reports what it breaks.
  */
 function setAsideBrokenExamples(
   file: string,
@@ -127,16 +134,17 @@ function setAsideBrokenExamples(
   validateBody: Validator | null,
   schemaPointer: string | null,
   warn: Warn,
+  served: boolean,
 ): { valid: Map<string, unknown>; broken: Map<string, unknown> } {
   const broken = new Map<string, unknown>();
   if (!validateBody) return { valid: examples, broken };
   for (const [name, example] of examples) {
     const violations = validateBody(example);
     if (violations.length === 0) continue;
-    examples.delete(name);
+    if (!served) examples.delete(name);
     broken.set(name, example);
     const pointer = `${schemaPointer!.replace(/\/schema$/, '')}/${name === 'default' ? 'example' : `examples/${escapePointerToken(name)}/value`}`;
-    warn({ file, pointer, kind: 'response example that breaks its schema', reason: `this example breaks its response schema (${violations.slice(0, 3).join('; ')}); served only when asked for by name` });
+    warn({ file, pointer, kind: 'response example that breaks its schema', reason: `this example breaks its response schema (${violations.slice(0, 3).join('; ')}); ${served ? 'served as documented, its violations reported with the answer' : 'served only when asked for by name'}` });
   }
   return { valid: examples, broken };
 }

@@ -25,14 +25,21 @@ interface SecurityScheme {
 const ALLOW_ALL: SecurityCheck = () => null;
 
 /**
+ * WWW-Authenticate as Prism sends it (the compat policy's `refusals: 'prism'`): its own value per
+ * scheme, and every failed alternative's, comma-separated. Prism's wire values, as clients see them.
+ */
+const PRISM_CHALLENGES: Record<string, string> = { basic: 'Basic realm="*"', digest: 'Digest realm="*", nonce="abc123"', oauth2: 'OAuth2', bearer: 'Bearer' };
+
+/**
  * Compiles a security requirement list. `tokens` (may be empty: any non-empty token) limits the
- * accepted bearer tokens.
+ * accepted bearer tokens; `challenges`: whose WWW-Authenticate values to send, the stub's or Prism's.
  */
 export function compileSecurity(
   requirements: Array<Record<string, unknown>> | undefined,
   schemes: Record<string, SecurityScheme>,
   tokens: readonly string[],
   warn: (problem: string) => void,
+  challenges: 'stub' | 'prism' = 'stub',
 ): SecurityCheck {
   // No requirement, or an empty alternative (`- {}`), means anonymous access is allowed.
   if (!requirements || requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0)) return ALLOW_ALL;
@@ -45,18 +52,23 @@ export function compileSecurity(
         warn(`"${name}" is not a security scheme of components.securitySchemes; it is not checked`);
         return ALLOW_ALL;
       }
-      return compileScheme(schemes[name], isAllowedToken);
+      return compileScheme(schemes[name], isAllowedToken, challenges === 'prism' ? prismChallenge(schemes[name]) : undefined);
     }),
   );
   return (request, query) => {
     const failures: AuthFailure[] = [];
     for (const checks of alternatives) {
-      const failure = firstFailureOf(checks, request, query);
+      const failure = challenges === 'prism' ? everyFailureOf(checks, request, query) : firstFailureOf(checks, request, query);
       if (!failure) return null;
       failures.push(failure);
     }
-    return eitherOf(failures);
+    return eitherOf(failures, challenges === 'prism');
   };
+}
+
+function prismChallenge(scheme: SecurityScheme): string | null {
+  const key = scheme.type === 'http' ? scheme.scheme?.toLowerCase() ?? '' : scheme.type ?? '';
+  return PRISM_CHALLENGES[key] ?? null;
 }
 
 /**
@@ -64,12 +76,19 @@ export function compileSecurity(
  * bearer token), so a client is not told to send the first when the second is what it has. The
  * challenge is the first alternative's that has one.
  */
-function eitherOf(failures: AuthFailure[]): AuthFailure {
+function eitherOf(failures: AuthFailure[], everyChallenge: boolean): AuthFailure {
   const messages = [...new Set(failures.map((failure) => failure.message))];
+  const challenges = failures.flatMap((failure) => (failure.challenge === null ? [] : [failure.challenge]));
   return {
-    challenge: failures.find((failure) => failure.challenge !== null)?.challenge ?? null,
+    challenge: everyChallenge ? challenges.join(',') || null : challenges[0] ?? null,
     message: messages.length === 1 ? messages[0] : `one of these is needed: ${messages.join('; or ')}`,
   };
+}
+
+/** Prism checks every scheme of an alternative and challenges for each that failed. */
+function everyFailureOf(checks: SchemeCheck[], request: PlainRequest, query: URLSearchParams): AuthFailure | null {
+  const failures = checks.map((check) => check(request, query)).filter((failure): failure is AuthFailure => failure !== null);
+  return failures.length === 0 ? null : { message: failures[0].message, challenge: failures.flatMap((f) => (f.challenge === null ? [] : [f.challenge])).join(',') || null };
 }
 
 function firstFailureOf(checks: SchemeCheck[], request: PlainRequest, query: URLSearchParams): AuthFailure | null {
@@ -80,31 +99,36 @@ function firstFailureOf(checks: SchemeCheck[], request: PlainRequest, query: URL
   return null;
 }
 
-function compileScheme(scheme: SecurityScheme | undefined, isAllowedToken: (token: string) => boolean): SchemeCheck {
+/**
+ * `challenge`: Prism's WWW-Authenticate value for the scheme (null: none), sent only when the
+ * request did not use the scheme at all (Prism sends none for wrong credentials); undefined: the
+ * stub's, the scheme's name, always.
+ */
+function compileScheme(scheme: SecurityScheme | undefined, isAllowedToken: (token: string) => boolean, challenge?: string | null): SchemeCheck {
   const type = scheme?.type;
   const httpScheme = scheme?.scheme?.toLowerCase();
-  if (type === 'http' && httpScheme === 'basic') return httpCheck('Basic', isUserPassword, 'credentials are not base64 of user:password');
-  if (type === 'http' && httpScheme && httpScheme !== 'bearer') return httpCheck(capitalise(httpScheme), () => true);
+  if (type === 'http' && httpScheme === 'basic') return httpCheck('Basic', isUserPassword, 'credentials are not base64 of user:password', challenge);
+  if (type === 'http' && httpScheme && httpScheme !== 'bearer') return httpCheck(capitalise(httpScheme), () => true, undefined, challenge);
   if (type === 'apiKey' && scheme?.name) return apiKeyCheck(scheme.in ?? 'header', scheme.name);
   // http bearer, oauth2 and openIdConnect all present a bearer token; an unknown scheme does too.
-  return httpCheck('Bearer', isAllowedToken);
+  return httpCheck('Bearer', isAllowedToken, undefined, challenge);
 }
 
-function httpCheck(scheme: string, isAllowed: (credentials: string) => boolean, refused = 'token is not accepted'): SchemeCheck {
+function httpCheck(scheme: string, isAllowed: (credentials: string) => boolean, refused = 'token is not accepted', prismChallenge?: string | null): SchemeCheck {
   const prefix = scheme.toLowerCase() + ' ';
-  const failure = (message: string): AuthFailure => ({ challenge: scheme, message });
+  const failure = (message: string, used = false): AuthFailure => ({ challenge: prismChallenge === undefined ? scheme : used ? null : prismChallenge, message });
   return (request) => {
     const header = request.headers.authorization;
     if (typeof header !== 'string' || header === '') return failure(`the Authorization header is missing; send "Authorization: ${scheme} <credentials>"`);
     // Node trims header values, so "Bearer " arrives as "Bearer": a scheme without credentials.
-    if (header.trim().toLowerCase() === prefix.trim()) return failure(`the ${scheme} credentials are empty`);
+    if (header.trim().toLowerCase() === prefix.trim()) return failure(`the ${scheme} credentials are empty`, true);
     // RFC 7235: the scheme name is case-insensitive.
     if (header.length < prefix.length || header.slice(0, prefix.length).toLowerCase() !== prefix) {
       return failure(`the Authorization header must use the ${scheme} scheme`);
     }
     const credentials = header.slice(prefix.length).trim();
-    if (credentials === '') return failure(`the ${scheme} credentials are empty`);
-    if (!isAllowed(credentials)) return failure(`the ${scheme} ${refused}`);
+    if (credentials === '') return failure(`the ${scheme} credentials are empty`, true);
+    if (!isAllowed(credentials)) return failure(`the ${scheme} ${refused}`, true);
     return null;
   };
 }

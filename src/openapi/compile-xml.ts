@@ -41,13 +41,16 @@ function xmlBuilder(): XMLBuilder {
   return builder;
 }
 
-/** A writer for the schema at `schema` (the media type's `schema`, possibly a `$ref`). */
-export function compileXmlWriter(spec: LoadedDocument, schema: unknown): XmlWriter {
+/**
+ * A writer for the schema at `schema` (the media type's `schema`, possibly a `$ref`). `rootName`:
+ * how the root is named without an `xml.name` (the compat policy's `xmlRoot`).
+ */
+export function compileXmlWriter(spec: LoadedDocument, schema: unknown, rootName: 'component' | 'xml' = 'component'): XmlWriter {
   const builder = xmlBuilder();
   const nodes = new XmlNodes(spec);
   // The root element: the schema's xml.name, else the component it names (`#/components/schemas/Pet`
-  // -> `Pet`, as OpenAPI's own XML examples and Swagger UI do), else `xml`.
-  const root = nodes.node(schema, componentName(schema) ?? 'xml');
+  // -> `Pet`, as OpenAPI's own XML examples and Swagger UI do), else `xml` (always, as Prism names it).
+  const root = nodes.node(schema, (rootName === 'component' ? componentName(schema) : undefined) ?? 'xml');
   return (value) => {
     const declarations: Record<string, unknown> = {};
     const built = root.build(value, declarations);

@@ -11,6 +11,7 @@ import type { ParameterCheck } from './compile-parameters.js';
 import type { FormPlan } from './compile-form.js';
 import type { Secrets } from './secrets.js';
 import type { CallbackPlan, OutboundPlan } from './compile-outbound.js';
+import type { CompatPolicy } from '../config/compat-policy.js';
 
 export interface MediaPlan {
   /** The media type as documented, lower-case (`application/json`, `application/*`, `*\/*`). */
@@ -117,6 +118,8 @@ export interface CompiledSpec {
   basePath: string;
   /** The origins of the document's servers (`https://api.github.com`): links to them are answered on the stub. */
   serverOrigins: readonly string[];
+  /** Where the answers follow Prism's conventions instead of the stub's, read by the stages that differ. */
+  policy: CompatPolicy;
 }
 
 export interface RenderedError {

@@ -21,6 +21,9 @@ interface TrieNode<T> {
 }
 
 export class RouteTable<T> {
+  /** `headWithGet`: HEAD is answered wherever GET is (RFC 9110), else only where it is an operation (Prism). */
+  constructor(private readonly options: { headWithGet: boolean } = { headWithGet: true }) {}
+
   private readonly root: TrieNode<T> = newNode();
   /** Paths without templates, by their exact text: most requests need one map probe, no walk. */
   private readonly literalPaths = new Map<string, TrieNode<T>>();
@@ -58,7 +61,7 @@ export class RouteTable<T> {
     node.methods.set(method, operation);
     node.params.set(method, params);
     // HEAD is served wherever GET is (see matchMethod), so Allow names it too (RFC 9110 §10.2.1).
-    node.allow = [...new Set([...node.methods.keys(), ...(node.methods.has('GET') ? ['HEAD'] : [])])].sort();
+    node.allow = [...new Set([...node.methods.keys(), ...(this.options.headWithGet && node.methods.has('GET') ? ['HEAD'] : [])])].sort();
   }
 
   /** Finds the operation for a method and a still percent-encoded path. */
@@ -79,7 +82,7 @@ export class RouteTable<T> {
 
   private matchMethod(node: TrieNode<T>, method: string, values: string[]): RouteMatch<T> {
     const methods = node.methods!;
-    const key = methods.has(method) ? method : method === 'HEAD' && methods.has('GET') ? 'GET' : null;
+    const key = methods.has(method) ? method : method === 'HEAD' && this.options.headWithGet && methods.has('GET') ? 'GET' : null;
     if (key === null) return { kind: 'method-not-allowed', allow: node.allow };
     const pathParams: Record<string, string> = {};
     node.params.get(key)!.forEach((name, i) => (pathParams[name] = values[i]));

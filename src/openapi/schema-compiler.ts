@@ -8,6 +8,7 @@ import type { Ajv, ErrorObject, KeywordDefinition, Options as AjvOptions } from 
 import addFormatsModule from 'ajv-formats';
 import { exactInteger } from '../common/exact-json.js';
 import { describeViolation } from './describe-violation.js';
+import { ajvWording } from './ajv-wording.js';
 import type { LoadedDocument } from './load-document.js';
 import { isObject } from '../common/json-value.js';
 import { re2 } from './re2.js';
@@ -49,8 +50,12 @@ const INTEGER_RANGES: Record<string, [bigint, bigint]> = {
   int64: [-(2n ** 63n), 2n ** 63n - 1n],
 };
 
-/** `madeCopy`: the document's validation copy when it was made ahead (a reload makes it in a worker thread). */
-export function createSchemaCompiler(spec: LoadedDocument, warn: Warn, madeCopy?: object): SchemaCompiler {
+/**
+ * `madeCopy`: the document's validation copy when it was made ahead (a reload makes it in a worker
+ * thread); `wording`: how violations read (the compat policy's, see config/compat-policy.ts).
+ */
+export function createSchemaCompiler(spec: LoadedDocument, warn: Warn, madeCopy?: object, wording: 'stub' | 'ajv' = 'stub'): SchemaCompiler {
+  const describe = wording === 'ajv' ? ajvWording : describeViolation;
   const copy = madeCopy ?? validationCopy(spec.document, spec.version, spec.file, warn);
   const strict = createAjv(spec, copy, false);
   // Parameters arrive as text; a second instance coerces them to their schema's types. Built only
@@ -95,7 +100,7 @@ export function createSchemaCompiler(spec: LoadedDocument, warn: Warn, madeCopy?
     return (value, rawNumbers = NO_RAW_NUMBERS) => {
       const run = validate ?? compileOnce();
       if (run.call({ rawNumbers }, value)) return [];
-      return capped(unique((run.errors ?? []).map((error) => describeViolation(error, prefix))));
+      return capped(unique((run.errors ?? []).map((error) => describe(error, prefix))));
     };
   };
   return {

@@ -25,7 +25,7 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   // The generator's libraries take about 25 ms to load; loading them before compiling means no
   // request (and no compile step that samples headers) ever waits for them or runs twice.
   await loadGeneratorLibraries();
-  const steps = compileSteps(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict, validationCopy });
+  const steps = compileSteps(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict, validationCopy, policy: options.policy });
   const compiled = signal ? await runInSlices(steps, signal) : runAtOnce(steps);
   if (spec.convertedFrom === 'Swagger 2.0') log(`note: ${options.spec} is Swagger 2.0; served as OpenAPI 3.0 (converted on load by swagger2openapi)`);
   if (spec.convertedFrom === 'OpenAPI 3.2') log(`note: ${options.spec} is OpenAPI 3.2; served with 3.1's schema rules, \`query\` and \`additionalOperations\` included`);
