@@ -124,6 +124,11 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
     expect((await page.locator('#details-response dd').allTextContents()).slice(0, 3)).toEqual(['400', 'the scenario "duplicate-id"', `${duration} ms`]);
     expect(await page.locator('#details-headers').textContent()).toContain('"authorization": "Bearer [redacted]"');
     expect(JSON.parse((await page.locator('#details-body').textContent())!)).toEqual({ id: 1, name: 'Fern' });
+    // The answer's body beside the request's, as the fixture scripted it.
+    const bodies = await page.locator('#details .bodies > div').evaluateAll((columns) => columns.map((column) => column.getBoundingClientRect()));
+    expect(bodies[1].left).toBeGreaterThan(bodies[0].right - 1);
+    expect(bodies[1].top).toBe(bodies[0].top);
+    expect(JSON.parse((await page.locator('#details-response-body').textContent())!)).toEqual({ error: 1001, message: 'A plant with this id already exists' });
     await page.locator('#details button', { hasText: 'close' }).click();
     expect(await page.locator('#journal-rows tr.details-row').count()).toBe(0);
     expect(await page.locator('#journal-rows tr.selected').count()).toBe(0);
@@ -249,6 +254,44 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
     // The exercised operation is marked, with its hits; the others are not.
     expect(await page.$$eval('.operation.exercised', (nodes) => nodes.map((node) => (node as HTMLElement).dataset.operation))).toEqual(['GET /books/{id}']);
     expect(await page.locator('.operation.exercised .hits').textContent()).toBe('1 hit');
+  });
+
+  it('ranks the operations the filter names exactly first: method and path, then the path', async () => {
+    const file = join(dir, 'ranked.yaml');
+    const ok = "{ '200': { description: ok } }";
+    await writeFile(file, [
+      'openapi: 3.0.3',
+      'info: { title: Ranked, version: "1" }',
+      'paths:',
+      `  /plants/{id}/care: { get: { operationId: getCare, parameters: [{ name: id, in: path, required: true, schema: { type: string } }], responses: ${ok} } }`,
+      `  /plants/{id}: { get: { operationId: getPlant, parameters: [{ name: id, in: path, required: true, schema: { type: string } }], responses: ${ok} } }`,
+      `  /plants: { get: { operationId: listPlants, responses: ${ok} }, post: { operationId: addPlant, responses: ${ok} } }`,
+      '',
+    ].join('\n'));
+    const { page } = await openPage({ spec: file, fixtures: join(dir, 'none'), log: () => {} });
+    await page.locator('#operations-count', { hasText: '4' }).waitFor({ timeout: 5_000 });
+    const cases: Array<{ filter: string; shown: string[] }> = [
+      { filter: 'get /plants', shown: ['GET /plants', 'GET /plants/{id}/care', 'GET /plants/{id}'] },
+      { filter: '/plants', shown: ['GET /plants', 'POST /plants', 'GET /plants/{id}/care', 'GET /plants/{id}'] },
+      { filter: 'GET  /Plants/{id}', shown: ['GET /plants/{id}', 'GET /plants/{id}/care'] },
+      { filter: 'getplant', shown: ['GET /plants/{id}'] },
+      { filter: '', shown: ['GET /plants/{id}/care', 'GET /plants/{id}', 'GET /plants', 'POST /plants'] },
+    ];
+    for (const { filter, shown } of cases) {
+      await page.fill('#operation-filter', filter);
+      expect({ filter, shown: await shownOperations(page) }).toEqual({ filter, shown });
+    }
+  });
+
+  it('shows coverage below 1% with one decimal, counts with thousands separators', async () => {
+    const file = join(dir, 'many.yaml');
+    const paths = Array.from({ length: 1_527 }, (_, index) => `  /n${index}: { get: { responses: { '204': { description: none } } } }`);
+    await writeFile(file, ['openapi: 3.0.3', 'info: { title: Many, version: "1" }', 'paths:', ...paths, ''].join('\n'));
+    const { stub, page } = await openPage({ spec: file, fixtures: join(dir, 'none'), log: () => {} });
+    await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
+    for (const index of [0, 1, 2, 3, 4]) expect((await request(`${stub.url}/n${index}`)).status).toBe(204);
+    await page.locator('#coverage-summary', { hasText: '5 of' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('#coverage-summary').textContent()).toBe('5 of 1,527 documented responses and scenarios exercised (0.3%)');
   });
 
   it('groups the warnings by kind with their counts, collapsed until opened', async () => {

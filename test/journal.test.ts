@@ -46,37 +46,37 @@ describe('journal entries', () => {
     [
       'a valid create is journaled with its parsed query, its body, 200 and the echo label',
       { target: '/plants?source=test&tag=a&tag=b', headers: JSON_HEADERS, body: '{"id":42,"name":"Fern","tag":"fern"}' },
-      { method: 'POST', path: '/plants', query: { source: 'test', tag: ['a', 'b'] }, body: { id: 42, name: 'Fern', tag: 'fern' }, status: 200, scenario: 'echo', violations: [] },
+      { method: 'POST', path: '/plants', query: { source: 'test', tag: ['a', 'b'] }, body: { id: 42, name: 'Fern', tag: 'fern' }, status: 200, responseBody: { name: 'Fern', tag: 'fern' }, scenario: 'echo', violations: [] },
     ],
     [
       'a body without its name is journaled with the violation as a pointer and a reason',
       { target: '/plants', headers: JSON_HEADERS, body: '{"id":1}' },
-      { method: 'POST', path: '/plants', query: {}, body: { id: 1 }, status: 400, scenario: null, violations: ['/name: is required'] },
+      { method: 'POST', path: '/plants', query: {}, body: { id: 1 }, status: 400, responseBody: { error: 400, message: '/name: is required' }, scenario: null, violations: ['/name: is required'] },
     ],
     [
       'a body with wrong types is journaled with every violation',
       { target: '/plants', headers: JSON_HEADERS, body: '{"id":"1","name":3}' },
-      { method: 'POST', path: '/plants', query: {}, body: { id: '1', name: 3 }, status: 400, scenario: null, violations: ['/name: must be a string', '/id: must be an integer'] },
+      { method: 'POST', path: '/plants', query: {}, body: { id: '1', name: 3 }, status: 400, responseBody: { error: 400, message: '/name: must be a string; /id: must be an integer' }, scenario: null, violations: ['/name: must be a string', '/id: must be an integer'] },
     ],
     [
       'malformed JSON is journaled as the text received',
       { target: '/plants', headers: JSON_HEADERS, body: '{"id": 1,' },
-      { method: 'POST', path: '/plants', query: {}, body: '{"id": 1,', status: 400, scenario: null, violations: ['/: invalid JSON at line 1, column 10: Expected double-quoted property name'] },
+      { method: 'POST', path: '/plants', query: {}, body: '{"id": 1,', status: 400, responseBody: { error: 400, message: '/: invalid JSON at line 1, column 10: Expected double-quoted property name' }, scenario: null, violations: ['/: invalid JSON at line 1, column 10: Expected double-quoted property name'] },
     ],
     [
       'a scenario-served answer is journaled with the scenario name and no violations',
       { target: '/plants', headers: { ...JSON_HEADERS, 'x-mock-scenario': 'duplicate-id' }, body: '{"id":1,"name":"Fern"}' },
-      { method: 'POST', path: '/plants', query: {}, body: { id: 1, name: 'Fern' }, status: 400, scenario: 'duplicate-id', violations: [] },
+      { method: 'POST', path: '/plants', query: {}, body: { id: 1, name: 'Fern' }, status: 400, responseBody: { error: 1001, message: 'A plant with this id already exists' }, scenario: 'duplicate-id', violations: [] },
     ],
     [
       'a request without credentials is journaled as 401 with the reason',
       { target: '/plants', headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' },
-      { method: 'POST', path: '/plants', query: {}, body: { id: 1, name: 'Fern' }, status: 401, scenario: null, violations: ['the Authorization header is missing; send "Authorization: Bearer <credentials>"'] },
+      { method: 'POST', path: '/plants', query: {}, body: { id: 1, name: 'Fern' }, status: 401, responseBody: { error: 401, message: 'the Authorization header is missing; send "Authorization: Bearer <credentials>"' }, scenario: null, violations: ['the Authorization header is missing; send "Authorization: Bearer <credentials>"'] },
     ],
     [
       'a request to an unknown path is journaled as 404 with an empty body',
       { method: 'GET', target: '/nowhere?x=1' },
-      { method: 'GET', path: '/nowhere', query: { x: '1' }, body: null, status: 404, scenario: null, violations: ['no operation of the spec matches GET /nowhere'] },
+      { method: 'GET', path: '/nowhere', query: { x: '1' }, body: null, status: 404, responseBody: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no operation of the spec matches GET /nowhere' }, scenario: null, violations: ['no operation of the spec matches GET /nowhere'] },
     ],
   ];
 
@@ -144,12 +144,15 @@ describe('journal entries', () => {
     expect(requests[0]).toMatchObject({ path: '/plants', status: 200, fault: 'reset', violations: [] });
   });
 
-  it('truncates a body over 16 KiB to its first 16 KiB and marks it', async () => {
+  it('truncates a body over 16 KiB to its first 16 KiB and marks it, the answer\'s body too', async () => {
     const body = JSON.stringify({ id: 1, name: 'x'.repeat(20_000) });
-    expect((await createPlant(stub.url, body)).status).toBe(200);
+    const answer = await createPlant(stub.url, body);
+    expect(answer.status).toBe(200);
     const [entry] = (await journal()).requests;
     expect(entry.bodyTruncated).toBe(true);
     expect(entry.body).toBe(body.slice(0, 16 * 1024));
+    expect(entry.responseBodyTruncated).toBe(true);
+    expect(entry.responseBody).toBe(answer.text.slice(0, 16 * 1024));
   });
 
   it('keeps a body of exactly 16 KiB whole, parsed and unmarked', async () => {

@@ -1,6 +1,6 @@
 // The request journal: what clients sent and what they got, newest N kept. An entry holds the
-// request's raw body bytes (capped) and the outcome of the answer, never the answer's body; bodies
-// are parsed (numbers exact) only when someone reads the journal, so recording stays cheap.
+// request's raw body bytes and the answer's body text, both capped, and the outcome of the answer;
+// bodies are parsed (numbers exact) only when someone reads the journal, so recording stays cheap.
 import { parseExactJson } from '../common/exact-json.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineResponse } from '../engine/engine-response.js';
@@ -11,8 +11,8 @@ import { utf8Text } from '../common/bytes.js';
 /** Bodies above this many bytes are journaled truncated, and marked so. */
 export const JOURNAL_BODY_CAP = 16 * 1024;
 
-/** What the journal keeps of an answer: its outcome, not its body. */
-type Outcome = Pick<EngineResponse, 'status' | 'scenario' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'>;
+/** What the journal keeps of an answer: its outcome, and its body's text up to the cap (plus one character, to know it was cut). */
+type Outcome = Pick<EngineResponse, 'status' | 'scenario' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'> & { body: string };
 
 /** What the journal keeps of a request: its parts as they came (the headers object is not copied) and its body, copied. */
 interface RecordedRequest {
@@ -38,6 +38,9 @@ export interface JournalEntry {
   body: unknown;
   bodyTruncated?: true;
   status: number;
+  /** The answer's body as the request body is kept (JSON parsed, numbers exact; else text; null for none), cut at the same cap. */
+  responseBody: unknown;
+  responseBodyTruncated?: true;
   scenario: string | null;
   violations: string[];
   selfCheck?: string[];
@@ -115,7 +118,7 @@ export class Journal {
     const { method, path, rawQuery, headers } = request;
     const kept: RecordedRequest = { method, path, rawQuery, headers, body: this.bodies.copy(request.body) };
     const { status, scenario, violations, selfCheck, fault, abandoned, stateChange, proxy } = response;
-    const outcome: Outcome = { status, scenario, violations, selfCheck, fault, abandoned, stateChange, proxy };
+    const outcome: Outcome = { status, scenario, violations, selfCheck, fault, abandoned, stateChange, proxy, body: cappedText(response.body) };
     const entry: Recorded = { request: kept, outcome, durationMs, time: Date.now() };
     // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
     if (this.entries.length < this.limit) this.entries.push(entry);
@@ -162,6 +165,7 @@ function describe({ request, outcome: response, durationMs, time }: Recorded, se
     headers: redact(request.headers, secrets.headers),
     body: null,
     status: response.status,
+    responseBody: null,
     scenario: response.scenario,
     violations: response.violations,
     durationMs: Math.round(durationMs * 1000) / 1000,
@@ -180,8 +184,26 @@ function describe({ request, outcome: response, durationMs, time }: Recorded, se
   } else if (text !== '') {
     entry.body = parseBody(text);
   }
+  if (response.body.length > JOURNAL_BODY_CAP) {
+    entry.responseBody = response.body.slice(0, JOURNAL_BODY_CAP);
+    entry.responseBodyTruncated = true;
+  } else if (response.body !== '') {
+    entry.responseBody = parseBody(response.body);
+  }
   return entry;
 }
+
+/**
+ * An answer's text up to the cap, plus one character. A longer one is copied out: a slice would
+ * keep the whole text alive (V8 slices point into their parent) for as long as the entry lives.
+ */
+function cappedText(text: string): string {
+  if (text.length <= JOURNAL_BODY_CAP) return text;
+  return textDecoder.decode(textEncoder.encode(text.slice(0, JOURNAL_BODY_CAP + 1)));
+}
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
 
 function describeProxy(entry: JournalEntry, note: NonNullable<Outcome['proxy']>): void {
   entry.source = note.outcome.startsWith('fallback') ? 'mock' : 'proxy';

@@ -60,8 +60,10 @@ function element(tag, attributes = {}, ...children) {
 
 // --- Operations: coverage, scenarios, filter --------------------------------------------------
 
-/** Operation key -> { node, drawn (what it was drawn from), search (lower-case text the filter matches), exercised }. */
+/** Operation key -> { node, drawn (what it was drawn from), search (lower-case text the filter matches), exercised, whole, path }. */
 const operationViews = new Map();
+/** The operation keys in the document's order. */
+let documentOrder = [];
 
 async function refreshOperations() {
   const [scenarios, coverage] = await Promise.all([json('scenarios'), json('coverage')]);
@@ -70,11 +72,9 @@ async function refreshOperations() {
   banner.hidden = sticky === null;
   banner.textContent = sticky === null ? '' : `sticky scenario: ${sticky}`;
   const { exercised, total, ratio } = coverage.summary;
-  $('coverage-summary').textContent = `${exercised} of ${total} documented responses and scenarios exercised (${Math.round(ratio * 100)}%)`;
+  $('coverage-summary').textContent = `${count(exercised)} of ${count(total)} documented responses and scenarios exercised (${percent(ratio)})`;
   const byKey = new Map(scenarios.operations.map((operation) => [operation.operation, operation]));
-  const container = $('operations');
   const seen = new Set();
-  let previous = null;
   for (const covered of coverage.operations) {
     const listed = byKey.get(covered.operation);
     seen.add(covered.operation);
@@ -84,20 +84,53 @@ async function refreshOperations() {
     if (view?.drawn !== drawn) {
       const node = operationView(covered, listed);
       if (view) view.node.replaceWith(node);
-      view = { node, drawn, search: `${covered.operation} ${covered.operationId ?? ''}`.toLowerCase(), exercised: isExercised(covered) };
+      const [method, ...path] = covered.operation.split(' ');
+      view = {
+        node, drawn, search: `${covered.operation} ${covered.operationId ?? ''}`.toLowerCase(), exercised: isExercised(covered),
+        // What an exact filter is compared with: `get /plants` or the operationId first, then `/plants`.
+        whole: [covered.operation.toLowerCase(), (covered.operationId ?? '').toLowerCase()], path: path.join(' ').toLowerCase(),
+      };
       operationViews.set(covered.operation, view);
     }
-    // Keep the document's order (a reload can add, remove or move operations).
-    const wanted = previous ? previous.nextSibling : container.firstChild;
-    if (wanted !== view.node) container.insertBefore(view.node, wanted);
-    previous = view.node;
   }
+  // The document's order (a reload can add, remove or move operations).
+  documentOrder = coverage.operations.map((covered) => covered.operation);
   for (const [key, view] of operationViews) {
     if (seen.has(key)) continue;
     view.node.remove();
     operationViews.delete(key);
   }
   applyFilter();
+}
+
+/** `1527` -> `1,527`. */
+function count(n) {
+  return n.toLocaleString('en-US');
+}
+
+/** A ratio as a percentage, one decimal where rounding would say 0% or 100% of something that is not (0.3%, 99.8%). */
+function percent(ratio) {
+  const value = ratio * 100;
+  const near = ratio > 0 && ratio < 1 && (value < 1 || value > 99);
+  return `${near ? value.toFixed(1) : Math.round(value)}%`;
+}
+
+/**
+ * Puts the operations in the document's order, except that those the filter names exactly come
+ * first: the typed method and path (`GET /plants`) or operationId, then the typed path (`/plants`),
+ * so the one asked for is on top rather than among its sub-paths. Only misplaced nodes are moved.
+ */
+function placeOperations(typed) {
+  const rank = (view) => (typed === '' ? 2 : view.whole.includes(typed) ? 0 : view.path === typed ? 1 : 2);
+  const order = documentOrder.map((key) => operationViews.get(key)).filter(Boolean);
+  const ranked = [0, 1, 2].flatMap((level) => order.filter((view) => rank(view) === level));
+  const container = $('operations');
+  let previous = null;
+  for (const view of ranked) {
+    const wanted = previous ? previous.nextSibling : container.firstChild;
+    if (wanted !== view.node) container.insertBefore(view.node, wanted);
+    previous = view.node;
+  }
 }
 
 function isExercised(covered) {
@@ -147,6 +180,7 @@ function applyFilter() {
     if (view.node.hidden === show) view.node.hidden = !show; // untouched nodes cost no style work
     if (show) shown++;
   }
+  placeOperations(words.join(' '));
   sessionStorage.setItem('stub-admin-filter', JSON.stringify({ words: $('operation-filter').value, exercisedOnly }));
   const total = operationViews.size;
   $('operations-count').textContent = shown === total ? `${total}` : `${shown} of ${total}`;
@@ -273,9 +307,9 @@ function detailsView(entry) {
     ...(entry.undeclared ?? []).map((v) => `undeclared answer field ${v}`), ...(entry.selfCheck ?? []).map((v) => `self-check ${v}`)];
   const field = (name, ...value) => [element('dt', {}, name), element('dd', {}, ...value)];
   const statusClass = entry.fault || entry.abandoned ? 'fault' : `s${String(entry.status)[0]}`;
-  const body = entry.body === null ? '(no body)'
-    : typeof entry.body === 'string' ? entry.body + (entry.bodyTruncated ? '\n… (truncated)' : '')
-    : JSON.stringify(entry.body, null, 2);
+  const body = bodyText(entry.body, entry.bodyTruncated);
+  // An older stub journals no answer body.
+  const answered = 'responseBody' in entry ? bodyText(entry.responseBody, entry.responseBodyTruncated) : '(not journaled)';
   return element('div', { id: 'details', className: 'details' },
     element('div', { className: 'details-head' },
       element('h3', { id: 'details-title' }, `${entry.method} ${entry.path}${query ? `?${query}` : ''} → ${entry.status} (${answerText(entry)})`),
@@ -290,8 +324,16 @@ function detailsView(entry) {
     problems.length > 0 ? element('div', { id: 'details-violations' }, ...problems.map((problem) => element('div', { className: 'violation' }, problem))) : null,
     element('h4', {}, 'Request headers ', element('span', { className: 'hint' }, 'credentials redacted')),
     element('pre', { id: 'details-headers' }, JSON.stringify(entry.headers, null, 2)),
-    element('h4', {}, 'Request body'),
-    element('pre', { id: 'details-body' }, body));
+    element('div', { className: 'bodies' },
+      element('div', {}, element('h4', {}, 'Request body'), element('pre', { id: 'details-body' }, body)),
+      element('div', {}, element('h4', {}, 'Response body ', element('span', { className: 'hint' }, 'first 16 KiB')), element('pre', { id: 'details-response-body' }, answered))));
+}
+
+/** A journaled body as the page shows it: JSON indented, text as it is, the cut marked. */
+function bodyText(value, truncated) {
+  if (value === null || value === undefined) return '(no body)';
+  if (typeof value === 'string') return value + (truncated ? '\n… (truncated)' : '');
+  return JSON.stringify(value, null, 2);
 }
 
 async function clearJournal() {
