@@ -37,7 +37,7 @@ paths:
         required: true
         content: { application/json: { schema: { type: object, required: [name], properties: { name: { type: string, maxLength: 5 }, age: { type: integer, minimum: 0, exclusiveMinimum: true } } } } }
       responses:
-        '201': { description: created, content: { application/json: { example: { name: Rex } } } }
+        '201': { description: created, content: { application/json: { schema: { type: object, properties: { name: { type: string } } }, example: { name: Rex } } } }
   /signup:
     post:
       requestBody: { required: true, content: { application/json: { schema: { type: object, required: [user] } } } }
@@ -161,6 +161,9 @@ const CASES: Case[] = [
     mode: 'prism', path: '/nowhere', status: 404, contentType: PROBLEM,
     json: { type: 'https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR', title: 'Route not resolved, no path matched', status: 404, detail: "The route /nowhere hasn't been found in the specification file" },
   },
+  // Answers
+  { name: 'a valid request body is not echoed: the documented example answers', mode: 'prism', method: 'POST', path: '/pets', body: { name: 'Tom', age: 3 }, status: 201, json: { name: 'Rex' } },
+  { name: 'which the stub echoes where the schemas share fields', mode: 'stub', method: 'POST', path: '/pets', body: { name: 'Tom', age: 3 }, status: 201, json: { name: 'Tom' } },
   // Static data
   {
     name: 'data without an example is Prism\'s plain sample: "string", 0, the first enum value',

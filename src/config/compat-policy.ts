@@ -14,6 +14,8 @@ export interface CompatPolicy {
    * sample of the schema (`"string"`, `0`, the first enum, the schema's own examples and defaults).
    */
   readonly staticData: 'realistic' | 'sample';
+  /** A request's JSON body is echoed into a success answer whose schema shares its fields (ours); Prism serves the example or sample. */
+  readonly echoRequests: boolean;
   /** Every answer generated from the schema alone, as if `Prefer: dynamic=true` were sent (Prism's `-d`); `__dynamic=false` opts out. */
   readonly dynamicByDefault: boolean;
   /** The media type that answers where the client has no preference (no Accept, `*\/*`): the response's JSON one (ours), or its first documented (Prism). */
@@ -57,6 +59,7 @@ export interface CompatOptions {
 const STUB: CompatPolicy = Object.freeze({
   name: 'stub',
   staticData: 'realistic',
+  echoRequests: true,
   dynamicByDefault: false,
   preferredMedia: 'json',
   headWithGet: true,
@@ -73,6 +76,7 @@ const STUB: CompatPolicy = Object.freeze({
 const PRISM: CompatPolicy = Object.freeze({
   name: 'prism',
   staticData: 'sample',
+  echoRequests: false,
   dynamicByDefault: false,
   preferredMedia: 'first',
   headWithGet: false,

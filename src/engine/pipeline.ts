@@ -111,7 +111,7 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   const action = stored && state.resources?.actions.get(operation.key);
   const fromState = action && !matched && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, pathParams, query, read) : null;
   if (isRefusal(fromState)) return refused(fromState, operation);
-  const selected = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null, matched);
+  const selected = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null && policy.echoRequests, matched);
   if (isRefusal(selected)) return refused(selected, operation);
   //    Then the media type the client accepts, among those the chosen response documents.
   const choice = negotiateMedia(selected, request.headers.accept, policy.preferredMedia);

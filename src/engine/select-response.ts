@@ -15,7 +15,8 @@ export function selectResponse(
   scenarios: ReadonlyMap<string, Scenario> | undefined,
   selection: Selection,
   sticky: string | null,
-  hasJsonBody: boolean,
+  /** The request has a JSON body and the policy echoes it (not in Prism's way). */
+  echoesBody: boolean,
   matched: Scenario | null = null,
 ): Choice | Refusal {
   if (selection.scenario !== null) {
@@ -39,13 +40,13 @@ export function selectResponse(
   if (stickyScenario) return { kind: 'scenario', scenario: stickyScenario, plan: documentedResponse(operation.responses, stickyScenario.status) };
   if (matched) return { kind: 'scenario', scenario: matched, plan: documentedResponse(operation.responses, matched.status) };
   if (!success) return selectionRefusals.noSuccess(operation.key);
-  return defaultChoice(success, hasJsonBody);
+  return defaultChoice(success, echoesBody);
 }
 
-function defaultChoice(plan: ResponsePlan, hasJsonBody: boolean): Choice {
+function defaultChoice(plan: ResponsePlan, echoesBody: boolean): Choice {
   // Only a success echoes the request: an operation whose first documented answer is a 401 or a
   // 302 answers that as documented, not with the request poured into it.
-  if (hasJsonBody && plan.project && isSuccessResponse(plan)) return { kind: 'echo', plan, status: plan.status };
+  if (echoesBody && plan.project && isSuccessResponse(plan)) return { kind: 'echo', plan, status: plan.status };
   return exampleOrGenerated(plan, plan.status);
 }
 
