@@ -67,12 +67,15 @@ process.once('message', async () => { await stub.close(); process.disconnect(); 
 }
 
 describe('startStub({ log: false }) prints nothing at all', () => {
-  it('a document with a warning and a fixture for an operation it lacks: silent, the warning listed at GET /__admin/warnings', async () => {
+  it('a document with a warning and a fixture for an operation it lacks: silent, both warnings listed at GET /__admin/warnings', async () => {
     const spec = join(dir, 'no-paths.yaml');
     const written = await inOwnProcess(dir, { spec, fixtures: join(dir, 'fixtures'), log: false }, async (url) => {
       const listed = await fetch(`${url}/__admin/warnings`);
       expect(listed.status).toBe(200);
-      expect(await listed.json()).toEqual({ warnings: [{ file: spec, pointer: '/paths', kind: 'document without paths', reason: 'the document has no paths, so nothing is served (every request but /__admin/ is answered 404)' }] });
+      expect(await listed.json()).toEqual({ warnings: [
+        { file: spec, pointer: '/paths', kind: 'document without paths', reason: 'the document has no paths, so nothing is served (every request but /__admin/ is answered 404)' },
+        { file: join(dir, 'fixtures', 'elsewhere.yaml'), pointer: '/operation', kind: 'fixture for an operation the document lacks', reason: 'the spec has no operation "GET /trees"; its scenarios are not served' },
+      ] });
       const answer = await fetch(`${url}/trees`);
       expect(answer.status).toBe(404);
     });
@@ -84,7 +87,7 @@ describe('startStub({ log: false }) prints nothing at all', () => {
     try {
       const listed = await fetch(`${stub.url}/__admin/warnings`);
       expect(stub.warnings()).toEqual(((await listed.json()) as { warnings: unknown[] }).warnings);
-      expect(stub.warnings().map((warning) => warning.kind)).toEqual(['document without paths']);
+      expect(stub.warnings().map((warning) => warning.kind)).toEqual(['document without paths', 'fixture for an operation the document lacks']);
     } finally {
       await stub.close();
     }

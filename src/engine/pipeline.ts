@@ -22,6 +22,7 @@ import { keepLinksOnStub } from './links-on-stub.js';
 import { conditionalGet } from './conditional-get.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import type { Resources } from '../openapi/compile-resources.js';
+import type { DocumentWarning } from '../openapi/document-warnings.js';
 import { planDeliveries } from './plan-deliveries.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineResponse } from './engine-response.js';
@@ -42,6 +43,8 @@ export interface EngineState {
   resources: Resources | null;
   /** Operation key -> webhooks its fixture file sends after each successful answer. */
   triggers?: ReadonlyMap<string, readonly string[]>;
+  /** What loading the fixtures warned of (a file for an operation the document lacks), for GET /__admin/warnings; not read by the pipeline. */
+  fixtureWarnings?: readonly DocumentWarning[];
 }
 
 /** Shared by every request without a query string; nothing writes to it. */

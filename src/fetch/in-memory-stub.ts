@@ -56,9 +56,9 @@ export class InMemoryStub {
     const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict, policy: options.policy });
     for (const line of summarizeWarnings(compiled.warnings)) options.warn(line);
     const fixtures = scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled);
-    for (const warning of fixtures.warnings) options.warn(`warning: ${warning}`);
+    for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
     const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
-    const state: EngineState = { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, sticky: null, defaultDelayMs: options.delayMs, resources };
+    const state: EngineState = { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null, defaultDelayMs: options.delayMs, resources };
     return new InMemoryStub(options, state, options.stateful ? new LocalStateStore() : null);
   }
 

@@ -7,6 +7,7 @@ import { ConfigError } from '../config/config-error.js';
 import { parseYamlFile } from '../config/parse-yaml.js';
 import type { CompiledSpec } from '../openapi/compiled-model.js';
 import { scenarioTable, type FixtureSource, type LoadedFixtures } from './load-fixtures.js';
+import type { DocumentWarning } from '../openapi/document-warnings.js';
 
 /**
  * Reads every .json/.yaml/.yml file of `dir`. A missing folder means no scenarios: a warning when
@@ -18,10 +19,10 @@ export async function loadFixtures(dir: string, compiled: CompiledSpec, named: b
   try {
     entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => /\.(json|ya?ml)$/i.test(entry.name));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { scenarios: new Map(), triggers: new Map(), warnings: named ? [`${dir}: no such folder; no scenarios are served`] : [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { scenarios: new Map(), triggers: new Map(), warnings: named ? [{ file: dir, pointer: '', kind: 'fixtures folder that does not exist', reason: 'no such folder; no scenarios are served' }] : [] };
     throw new ConfigError(dir, `cannot read the fixtures folder (${(error as NodeJS.ErrnoException).code})`);
   }
-  const warnings: string[] = [];
+  const warnings: DocumentWarning[] = [];
   // Only regular files are read: a FIFO named `x.yaml` would block the start (and every reload)
   // forever, a folder named `x.yaml` cannot be read at all.
   const names: string[] = [];
@@ -29,7 +30,7 @@ export async function loadFixtures(dir: string, compiled: CompiledSpec, named: b
     // A symbolic link counts by what it points to (stat reads no content, so a FIFO cannot block it).
     const isFile = entry.isFile() || (entry.isSymbolicLink() && (await stat(join(dir, entry.name)).catch(() => null))?.isFile());
     if (isFile) names.push(entry.name);
-    else warnings.push(`${join(dir, entry.name)}: not a regular file; skipped`);
+    else warnings.push({ file: join(dir, entry.name), pointer: '', kind: 'fixture that is not a file', reason: 'not a regular file; skipped' });
   }
   names.sort();
   const texts: Array<{ file: string; text: string }> = [];

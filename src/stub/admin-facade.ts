@@ -68,9 +68,10 @@ export class StubAdmin {
     return (await this.parts.whole()?.metrics?.()) ?? metricsText([await this.parts.metrics.json()]);
   }
 
-  /** GET /__admin/warnings */
+  /** GET /__admin/warnings: the document's flaws, then what loading the fixtures warned of. */
   warnings(): readonly DocumentWarning[] {
-    return this.parts.version.current.compiled.warnings;
+    const { compiled, fixtureWarnings = [] } = this.parts.version.current;
+    return fixtureWarnings.length === 0 ? compiled.warnings : [...compiled.warnings, ...fixtureWarnings];
   }
 
   /** GET /__admin/scenarios */
