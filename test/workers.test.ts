@@ -2,7 +2,8 @@
 // journal, coverage and sticky scenario whichever worker a request reaches; dead workers are
 // replaced, and a stub whose workers keep dying exits non-zero; one signal stops them all.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +107,33 @@ describe('the CLI with --workers 2 --port 0', () => {
   });
 });
 
+describe('reloads with --workers 2 after the worker that speaks for all has died', () => {
+  it('are still said, once: the replacement of the dead speaker takes over', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stub-workers-speaker-'));
+    const spec = join(dir, 'openapi.yaml');
+    await writeFile(spec, await readFile(FULL_SPEC, 'utf8'));
+    const cli = await startCli(['--workers', '2', '--port', '0', '--spec', spec, '--fixtures', NO_FIXTURES], { timeoutMs: 20_000 });
+    try {
+      // The primary tells each worker in its environment whether it speaks for all.
+      const speaker = workerPids(cli).find((pid) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes('PLANT_STORE_STUB_LOADING_SPEAKER=start and reloads'));
+      expect(speaker).toBeTypeOf('number');
+      process.kill(speaker!, 'SIGKILL');
+      const replaced = await eventually(() => cli.stderr(), (text) => / serves in its place\n/.test(text));
+      expect(replaced).toContain(`worker ${speaker} was killed by SIGKILL; starting another in its place`);
+      await writeFile(spec, (await readFile(spec, 'utf8')).replace('title: Plant Store (full)', 'title: Edited'));
+      // Every worker serves the edited document (each reloaded), then the lines are counted.
+      const title = () => request(`${cli.url}/__admin/health`, { headers: fresh }).then((answer) => (answer.json as { spec: string }).spec);
+      const titles = await eventually(() => Promise.all(Array.from({ length: 20 }, title)), (seen) => seen.every((seen1) => seen1 === 'Edited'), 15_000);
+      expect(new Set(titles)).toEqual(new Set(['Edited']));
+      const reloaded = await eventually(() => cli.stdout().split('\n').filter((line) => line.startsWith('reloaded ')), (lines) => lines.length > 0);
+      expect(reloaded).toHaveLength(1);
+    } finally {
+      await cli.stop('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('--coverage-out with --workers 2', () => {
   it('the primary writes the whole server’s coverage once, and prints its table once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'stub-workers-coverage-'));
@@ -127,6 +155,7 @@ describe('--coverage-out with --workers 2', () => {
       expect(stdout.split('\n').filter((line) => line.startsWith('coverage: '))).toHaveLength(1);
       expect(stdout.split('\n').filter((line) => line === `coverage written to ${file}`)).toHaveLength(1);
     } finally {
+      console.log('DEBUG', cli.stdout(), cli.stderr());
       await cli.stop('SIGKILL');
       await rm(dir, { recursive: true, force: true });
     }

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { resolveOptions, type StubOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
-import { Stub } from '../stub/stub.js';
+import { Stub, type LoadingSpeaker } from '../stub/stub.js';
 import { controlOf, type StubControl } from '../stub/stub-control.js';
 import type { ClusterLink } from '../stub/cluster-link.js';
 import type { CoverageReport } from '../record/coverage.js';
@@ -55,7 +55,7 @@ export interface WorkerInternals {
   /** The line to the cluster primary that makes the workers one server. */
   link?: ClusterLink;
   /** What loading and reloading say is said by one worker for the whole server; the others keep quiet about it. */
-  quietLoading?: boolean;
+  speaks?: LoadingSpeaker;
 }
 
 /**
@@ -67,7 +67,7 @@ export interface WorkerInternals {
  */
 export async function startStub(options: StubOptions = {}, internals: WorkerInternals = {}): Promise<RunningStub> {
   const resolved = resolveOptions(options);
-  const stub = await Stub.create(resolved, internals.link ?? null, internals.quietLoading);
+  const stub = await Stub.create(resolved, internals.link ?? null, internals.speaks);
   const inFlight = new InFlight();
   // Express serves only /__admin here, and loads on the first admin request. Loading it takes about
   // 0.1 s of the main thread; done right after listening (as before), it delayed the API's first

@@ -12,12 +12,15 @@ import { addDrift, type DriftReport } from '../record/drift.js';
 import { ClusterHub } from '../stub/cluster-hub.js';
 import { ClusterLink } from '../stub/cluster-link.js';
 import { startStub } from './server.js';
+import type { LoadingSpeaker } from '../stub/stub.js';
 
 /** More deaths than this within DEATH_WINDOW_MS and the primary gives up (exit 1). */
 export const MAX_DEATHS = 5;
 export const DEATH_WINDOW_MS = 60_000;
 /** After SIGTERM, workers that have not finished their 5 s grace by then are killed. */
 const STOP_TIMEOUT_MS = 10_000;
+/** How the primary tells a worker what it says of loading (the environment of its fork). */
+const SPEAKER_ENV = 'PLANT_STORE_STUB_LOADING_SPEAKER';
 
 /** What the primary does with the whole server's coverage (and --proxy's drift) at shutdown: the CLI's --coverage-out and tables. */
 export type CoverageAtExit = (report: CoverageReport, drift: DriftReport) => Promise<void>;
@@ -47,14 +50,19 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
   const listening = new Set<number>();
   const deaths: number[] = [];
 
-  const fork = (): Worker => {
-    const worker = cluster.fork();
+  /** The worker that says what loading and reloads find, for the whole server (see LoadingSpeaker). */
+  let speaker: number | null = null;
+  const fork = (speaks: LoadingSpeaker): Worker => {
+    const worker = cluster.fork({ [SPEAKER_ENV]: speaks });
+    if (speaks !== 'nothing') speaker = worker.id;
     const link = hub.join(worker.id, (message) => worker.send(message));
     worker.on('message', (message: { listening?: string; coverage?: CoverageReport; drift?: DriftReport }) => {
       if (message?.drift !== undefined) drifts.push(message.drift);
       if (message?.coverage !== undefined) return void coverages.push(message.coverage);
       if (message?.listening === undefined) return link.receive(message);
       listening.add(worker.id);
+      // A replacement says when it serves: until then the others answer alone.
+      if (announced) warn(`worker ${worker.process.pid} serves in its place`);
       if (!announced && listening.size === count) {
         announced = true;
         process.stdout.write(`stub listening on ${message.listening} with ${count} workers\n`);
@@ -86,7 +94,8 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
       return;
     }
     warn(`worker ${worker.process.pid} ${how}; starting another in its place`);
-    fork();
+    // The speaker's replacement takes over its reloads (what it finds starting was said already).
+    fork(worker.id === speaker ? 'reloads' : 'nothing');
   });
 
   // node:cluster drops a worker from cluster.workers only once it has both exited and
@@ -113,7 +122,7 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  for (let i = 0; i < count; i++) fork();
+  for (let i = 0; i < count; i++) fork(i === 0 ? 'start and reloads' : 'nothing');
 }
 
 async function runWorker(options: StubOptions): Promise<void> {
@@ -122,9 +131,10 @@ async function runWorker(options: StubOptions): Promise<void> {
   process.on('message', (message) => link.receive(message));
   process.on('disconnect', () => link.closed());
   // The primary writes the whole server's --coverage-out; a worker only hands over its own hits.
-  // The first worker started speaks for all about loading and reloads (the same files, the same
-  // findings); a replacement worker never repeats it. Request-time warnings come from every worker.
-  const running = await startStub({ ...options, coverageOut: undefined }, { link, quietLoading: cluster.worker?.id !== 1 });
+  // One worker speaks for all about loading and reloads (the same files, the same findings), as
+  // the primary said when it started this one. Request-time warnings come from every worker.
+  const speaks = (process.env[SPEAKER_ENV] ?? 'nothing') as LoadingSpeaker;
+  const running = await startStub({ ...options, coverageOut: undefined }, { link, speaks });
   process.send?.({ listening: running.url });
   let stopping = false;
   const stop = async () => {

@@ -30,9 +30,10 @@ export class ServedVersion extends ServedState {
   }
 
   /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
-  static async load(options: ResolvedOptions, warn: (line: string) => void): Promise<ServedVersion> {
+  /** `warn` hears what reloads say; `startWarn` what the first load says (by default the same). */
+  static async load(options: ResolvedOptions, warn: (line: string) => void, startWarn = warn): Promise<ServedVersion> {
     let specFiles: string[] = [];
-    const state = await loadState(options, warn, (files) => (specFiles = files));
+    const state = await loadState(options, startWarn, (files) => (specFiles = files));
     return new ServedVersion(options, warn, state, specFiles);
   }
 

@@ -33,6 +33,13 @@ export interface ServedSummary {
   stateful: string | null;
 }
 
+/**
+ * With --workers, what one worker says of loading: the first says all; the one started in place
+ * of a speaker that died says what reloads find (its start would repeat what was said); the others
+ * nothing.
+ */
+export type LoadingSpeaker = 'start and reloads' | 'reloads' | 'nothing';
+
 export class Stub {
   readonly recorder: Recorder;
   /** Webhooks and callbacks on their way out, with their targets and last outcomes. */
@@ -69,14 +76,17 @@ export class Stub {
   }
 
   /** Loads everything; a broken spec or fixture rejects with a ConfigError naming the file. */
-  static async create(options: ResolvedOptions, link: ClusterLink | null = null, quietLoading = false): Promise<Stub> {
+  /** `speaks`: with --workers, what this worker says of loading (see LoadingSpeaker); alone, all of it. */
+  static async create(options: ResolvedOptions, link: ClusterLink | null = null, speaks: LoadingSpeaker = 'start and reloads'): Promise<Stub> {
     // Without a log nothing is printed (`log: false` is silence); the document's warnings stay at
     // GET /__admin/warnings. The CLI's --quiet sends them to stderr through `warn`.
     const warn = options.warn ?? (() => {});
     // With --workers every worker loads the same files: one of them says what loading found.
-    const loadWarn = quietLoading ? () => {} : warn;
-    if (options.bundled) loadWarn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec (startStub: the spec option) to serve yours`);
-    const stub = new Stub(options, await ServedVersion.load(options, loadWarn), warn);
+    const quiet = () => {};
+    const startWarn = speaks === 'start and reloads' ? warn : quiet;
+    const reloadWarn = speaks === 'nothing' ? quiet : warn;
+    if (options.bundled) startWarn(`no ${DEFAULTS.spec} in ${process.cwd()}: serving the bundled Plant Store document (${options.spec}); pass --spec (startStub: the spec option) to serve yours`);
+    const stub = new Stub(options, await ServedVersion.load(options, reloadWarn, startWarn), warn);
     if (options.stateStore !== undefined) {
       // The Redis client takes a while to load (0.1 s and more): only a stub that uses it pays.
       const { RedisWhole } = await import('./redis-whole.js');
