@@ -9,6 +9,7 @@ import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
 import { startCli, type StartedCli } from './helpers/cli.js';
 import { codeBlocks } from './helpers/doc-examples.js';
+import { createFetchHandler } from '../src/fetch.js';
 
 const SPEC = `
 openapi: 3.0.3
@@ -74,7 +75,7 @@ paths:
         '200': { description: ok, content: { application/json: { schema: { type: array, minItems: 3000, items: { type: string } } } } }
 `;
 
-type Mode = 'stub' | 'prism' | 'prism --errors' | 'prism -d';
+type Mode = 'stub' | 'stub --errors' | 'prism' | 'prism --errors' | 'prism -d';
 
 interface Case {
   name: string;
@@ -207,6 +208,14 @@ const CASES: Case[] = [
     violations: [{ location: ['response', 'body'], code: 'type' }],
   },
   {
+    name: 'which is the stub\'s own 500 problem+json without --compat (the broken example asked for by name), naming the violations',
+    mode: 'stub --errors', path: '/broken', headers: { prefer: 'example=default' }, status: 500, contentType: PROBLEM,
+    json: {
+      type: 'about:blank', title: 'Internal Server Error', status: 500,
+      detail: "the answer breaks the document's schema, so it was not sent (--errors): /: must be an object", violations: ['/: must be an object'],
+    },
+  },
+  {
     name: 'a deprecated parameter is a warning in sl-violations, the answer unchanged',
     mode: 'prism', path: '/pets?old=1', status: 200, json: { name: 'string', age: 0, kind: 'cat' },
     violations: [{ location: ['request', 'query', 'old'], severity: 'Warning', code: 'deprecated', message: 'Query param old is deprecated' }],
@@ -217,6 +226,7 @@ const stubs = new Map<Mode, DocumentStub>();
 
 beforeAll(async () => {
   stubs.set('stub', await startStubOn(SPEC));
+  stubs.set('stub --errors', await startStubOn(SPEC, { errors: true }));
   stubs.set('prism', await startStubOn(SPEC, { compat: 'prism' }));
   stubs.set('prism --errors', await startStubOn(SPEC, { compat: 'prism', errors: true }));
   stubs.set('prism -d', await startStubOn(SPEC, { compat: 'prism', dynamic: true }));
@@ -242,6 +252,15 @@ describe('--compat prism answers as Prism does', () => {
     const response = await request(`${stubs.get('prism')!.url}/pets`, { headers: { prefer: 'dynamic=true' } });
     expect(response.headers.get('x-mock-scenario')).toBe('generated');
     expect(response.json).not.toEqual({ name: 'string', age: 0, kind: 'cat' });
+  });
+
+  it('answers in Prism\'s ways in the fetch handler too', async () => {
+    const handle = await createFetchHandler({ document: SPEC, compat: 'prism', log: () => {} });
+    const answer = await handle(new Request('http://api.test/pets?__code=418'));
+    expect(answer!.status).toBe(404);
+    expect(await answer!.json()).toMatchObject({ type: 'https://stoplight.io/prism/errors#NOT_FOUND', detail: 'Requested status code 418 is not defined in the document.' });
+    const sample = await handle(new Request('http://api.test/pets'));
+    expect(await sample!.json()).toEqual({ name: 'string', age: 0, kind: 'cat' });
   });
 
   it('refuses a compat mode it does not have, naming the option', async () => {
