@@ -9,6 +9,7 @@ import { sendProblem } from './send-problem.js';
 import { adminRefusals } from './http-refusals.js';
 import { isWebhookUrl } from '../config/options.js';
 import { METRICS_CONTENT_TYPE } from '../record/metrics.js';
+import type { JournalEntry } from '../record/journal.js';
 
 export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Router {
   const router = express.Router();
@@ -157,9 +158,10 @@ const HEARTBEAT_MS = 15_000;
 /**
  * How far behind an event stream's reader may fall (bytes written but not yet taken by its
  * socket) before it is dropped: what it has not read would otherwise be held for it without bound
- * (200 readers that never read held 600 MB). A page's EventSource reconnects by itself.
+ * (200 readers that never read held 600 MB). A page that keeps up is never that far behind, and
+ * a page's EventSource reconnects by itself.
  */
-export const MAX_EVENTS_BEHIND_BYTES = 1024 * 1024;
+export const MAX_EVENTS_BEHIND_BYTES = 256 * 1024;
 
 /**
  * Server-sent events: one `request` event per journaled request, as the journal lists it
@@ -175,7 +177,7 @@ function streamJournal(stub: StubAdmin, req: Request, res: Response): void {
     entry: (entry) => {
       if (res.destroyed) return;
       if (res.writableLength > MAX_EVENTS_BEHIND_BYTES) return void res.destroy();
-      res.write(`event: request\ndata: ${stringifyExact(entry, true)}\n\n`);
+      res.write(eventText(entry));
     },
     end: () => res.end(),
   });
@@ -183,6 +185,14 @@ function streamJournal(stub: StubAdmin, req: Request, res: Response): void {
     clearInterval(heartbeat);
     unsubscribe();
   });
+}
+
+/** The last entry's event, written once for every open stream (each gets the same entry object). */
+let lastEvent: { entry: JournalEntry; text: string } | null = null;
+
+function eventText(entry: JournalEntry): string {
+  if (lastEvent?.entry !== entry) lastEvent = { entry, text: `event: request\ndata: ${stringifyExact(entry, true)}\n\n` };
+  return lastEvent.text;
 }
 
 function requireToken(token: string) {

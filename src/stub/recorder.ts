@@ -44,6 +44,12 @@ export class Recorder {
     this.onAnswered((request, response) => {
       if (response.selfCheck.length > 0) warn(formatSelfCheck(request, response));
     });
+    // One entry, redacted once, for every live follower (the admin page's event streams).
+    this.onAnswered(() => {
+      if (this.watchers.size === 0) return;
+      const entry = this.latestEntry();
+      if (entry) for (const watcher of this.watchers) watcher.entry(entry);
+    });
     const { log } = options;
     if (log) {
       const formatLine: RequestLineFormatter = requestLineFormatter(options.logFormat);
@@ -76,14 +82,7 @@ export class Recorder {
    */
   watchJournal(watcher: JournalWatcher): () => void {
     this.watchers.add(watcher);
-    const unsubscribe = this.onAnswered(() => {
-      const entry = this.latestEntry();
-      if (entry) watcher.entry(entry);
-    });
-    return () => {
-      unsubscribe();
-      this.watchers.delete(watcher);
-    };
+    return () => void this.watchers.delete(watcher);
   }
 
   /** Ends every live journal stream, so open pages never hold a shutdown up. */
