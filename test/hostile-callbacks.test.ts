@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { request } from './helpers/http.js';
+import { runCli, startCli } from './helpers/cli.js';
 
 const SPECS = join(import.meta.dirname, 'specs');
 const NO_FIXTURES = join(SPECS, 'no-fixtures');
@@ -200,5 +201,28 @@ describe('callback hosts', () => {
 
   it('refuses a list entry that is not a host', async () => {
     await expect(startStub({ port: 0, watch: false, callbackHosts: ['http://x/'] })).rejects.toThrow('callbackHosts: must be host names or addresses (example.com, 10.0.0.5, ::1), or *; got http://x/');
+  });
+});
+
+describe('the new flags on the command line', () => {
+  it('--callback-hosts lets a callback reach a listed host, and refuses another', async () => {
+    const cli = await startCli(['--spec', join(SPECS, 'subscriptions-3.0.yaml'), '--fixtures', NO_FIXTURES, '--port', '0', '--quiet', '--no-watch', '--callback-hosts', 'hooks.example.com, 10.0.0.5']);
+    try {
+      const subscribed = await request(`${cli.url}/subscriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"callbackUrl":"http://127.0.0.1:9/x","topic":"t"}' });
+      expect(subscribed.status).toBe(201);
+      const stub = { url: cli.url } as RunningStub;
+      expect((await outcomes(stub, 1))[0].error).toBe('refused: 127.0.0.1 is not a host callbacks may reach (allowed: hooks.example.com, 10.0.0.5); see --callback-hosts');
+    } finally {
+      await cli.stop();
+    }
+  });
+
+  it.each([
+    ['--callback-hosts with a URL', ['--callback-hosts', 'http://x/'], 'plant-store-stub: --callback-hosts: must be host names or addresses (example.com, 10.0.0.5, ::1), or *; got http://x/\n'],
+    ['--max-state of no bytes', ['--max-state', '0'], /^plant-store-stub: --max-state: /],
+  ])('refuses %s with one line and exit code 2', async (_name, flags, stderr) => {
+    const run = await runCli(['--port', '0', '--quiet', '--no-watch', ...flags]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(stderr);
   });
 });
