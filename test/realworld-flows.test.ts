@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startStub } from '../src/index.js';
 import { findIdKey, itemIdNames, ID_NAMES, resourceWord } from '../src/openapi/id-property.js';
+import { redrawId } from '../src/generate/id-values.js';
 import { sendBuilt, validRequests, type BuiltRequest } from './helpers/corpus.js';
 
 const REALWORLD = join(import.meta.dirname, '..', '..', 'shared', 'realworld');
@@ -19,7 +20,9 @@ function documents(): string[] {
   if (!existsSync(REALWORLD)) return [];
   const files = readdirSync(REALWORLD).filter((name) => /\.(ya?ml|json)$/.test(name)).map((name) => join(REALWORLD, name));
   const digitalocean = join(REALWORLD, 'digitalocean', 'specification', 'DigitalOcean-public.v2.yaml');
-  return existsSync(digitalocean) ? [...files, digitalocean] : files;
+  const all = existsSync(digitalocean) ? [...files, digitalocean] : files;
+  // FLOWS_ONLY=twilio measures the documents whose path contains the word (while developing).
+  return all.filter((file) => file.toLowerCase().includes((process.env.FLOWS_ONLY ?? '').toLowerCase()));
 }
 
 type Json = any;
@@ -130,12 +133,14 @@ async function roundTrip(url: string, requests: Map<string, BuiltRequest & { met
   if (isObject(sentItem) && isObject(readItem)) {
     for (const [field, value] of Object.entries(sentItem)) {
       // A field the answer shows in another form (ids sent, compact objects answered) is the API's
-      // own representation, not a loss; a field of the same form must read back as sent.
-      if (field in readItem && sameForm(readItem[field], value) && canonical(readItem[field]) !== canonical(value)) return { passed: false, sameAsCreated, detail: `${field} sent ${JSON.stringify(value)} read ${JSON.stringify(readItem[field])}` };
+      // own representation, not a loss; a field of the same form must read back as sent, where an
+      // object may gain what the server adds to it (Box answers `parent: {"id": "0"}` as
+      // `{"id": "0", "type": "folder"}`) but keeps every value sent.
+      if (field in readItem && sameForm(readItem[field], value) && !holds(readItem[field], value)) return { passed: false, sameAsCreated, detail: `${field} sent ${JSON.stringify(value)} read ${JSON.stringify(readItem[field])}` };
     }
   }
-  // The second create leaves out an id the first one sent, so it is another item, not a duplicate.
-  const second = await send(withoutId(create, resource), 'POST', create.path);
+  // The second create sends another id than the first one, so it is another item, not a duplicate.
+  const second = await send(withAnotherId(create, resource), 'POST', create.path);
   const secondId = unwrap(parse(second.text))?.[resource.idProperty];
   if (second.status >= 300 || secondId === undefined || secondId === id) return { passed: false, sameAsCreated, detail: `second create answered ${second.status} ${JSON.stringify(secondId)}` };
   if (requests.has(`GET ${collection}`)) {
@@ -160,12 +165,19 @@ async function roundTrip(url: string, requests: Map<string, BuiltRequest & { met
   return { passed: true, sameAsCreated, detail: 'passed' };
 }
 
-/** The create request without the id property in its JSON body (or its envelope). */
-function withoutId(create: BuiltRequest, resource: Json): BuiltRequest {
+/**
+ * The create request with another id in its JSON body (or its envelope), as a client creating a
+ * second item sends: a client-chosen id (a database's `name`) redrawn in its own characters, a
+ * number one above. A body without the id is sent as it is (the server assigns one).
+ */
+function withAnotherId(create: BuiltRequest, resource: Json): BuiltRequest {
   const body = create.body !== undefined && create.headers['content-type']?.includes('json') ? parse(create.body) : undefined;
   const item = resource.bodyEnvelope && isObject(body) ? body[resource.bodyEnvelope] : body;
   if (!isObject(item) || !(resource.idProperty in item)) return create;
-  delete item[resource.idProperty];
+  const id = item[resource.idProperty];
+  if (typeof id === 'string') item[resource.idProperty] = redrawId(id, 0x2f6b1e3);
+  else if (typeof id === 'number') item[resource.idProperty] = id + 1;
+  else delete item[resource.idProperty];
   return { ...create, body: JSON.stringify(body) };
 }
 
@@ -174,6 +186,13 @@ function canonical(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
   return JSON.stringify(value);
+}
+
+/** Whether `read` holds every value of `sent`: equal scalars, arrays item by item, objects key by key (extra keys allowed). */
+function holds(read: Json, sent: Json): boolean {
+  if (Array.isArray(sent)) return Array.isArray(read) && read.length === sent.length && sent.every((item, i) => holds(read[i], item));
+  if (isObject(sent)) return isObject(read) && Object.keys(sent).every((key) => key in read && holds(read[key], sent[key]));
+  return canonical(read) === canonical(sent);
 }
 
 /** Both scalars, both arrays or both objects. */
@@ -210,6 +229,5 @@ describe.skipIf(files.length === 0)('flows on the real documents of ../shared/re
 });
 
 /** Today's figures, rounded down (the issue's goals: 95, 95, 90, 90, 90). */
-// readsAsCreated moved between 91 and 90 of 114 on two runs with the same seed (a clean-clone CI
-// run measured 78.9%), so its floor leaves room for one or two resources.
-const FLOORS = { itemReads: 96, lists: 92, found: 100, roundTrip: 54, readsAsCreated: 77 };
+// Deterministic since stateful uuids are drawn from a hash, not crypto.randomUUID (two runs, same misses).
+const FLOORS = { itemReads: 96, lists: 99, found: 100, roundTrip: 89, readsAsCreated: 85 };

@@ -5,12 +5,12 @@
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { Resource, ResourceAction } from '../openapi/compile-resources.js';
 import { defaultExampleName } from './example-or-generated.js';
-import { redrawId } from '../generate/id-values.js';
+import { redrawId, uuidFrom } from '../generate/id-values.js';
 import { fnv1a } from '../generate/seeded-random.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import { identityOf, isExactObject, parseExactJson, stringifyExact } from '../common/exact-json.js';
 import type { ExactJson } from '../common/plain-http.js';
-import type { Choice, Refusal, StateChange, StoredState } from './engine-types.js';
+import type { BuiltResponse, Choice, Refusal, StateChange, StoredState } from './engine-types.js';
 import { stateRefusals } from './refusals.js';
 
 const NO_ITEMS: ReadonlyMap<string, string> = new Map();
@@ -31,14 +31,15 @@ export function answerFromState(
   if (!plan) return null;
   const { resource } = action;
   const items = state.get(resource.name) ?? NO_ITEMS;
-  const respond = (value: unknown, change: StateChange | null): Choice => ({ kind: 'state', plan, status: plan.status, value, change });
+  const identity = { field: resource.idField, envelope: resource.answerEnvelope };
+  const respond = (value: unknown, change: StateChange | null, isItem = true): Choice => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null });
 
   if (action.kind === 'list') {
     // Only the items answered are parsed: one page of a full store costs one page.
     const limit = action.limitParam ? query.get('limit') : null;
     const texts = limit !== null && /^\d+$/.test(limit) ? first(items.values(), Number(limit)) : [...items.values()];
     const listed = texts.map(parseItem);
-    return respond(action.listField === null ? listed : { [action.listField]: listed }, null);
+    return respond(action.listField === null ? listed : { [action.listField]: listed }, null, false);
   }
   // An item is stored bare and answered in the document's envelope (`{"data": {...}}`).
   const answered = (item: unknown) => (resource.answerEnvelope === null ? item : { [resource.answerEnvelope]: item });
@@ -82,6 +83,22 @@ export function answerFromState(
 }
 
 /**
+ * The change to store once the answer is built: a created or updated item keeps what its answer
+ * showed (fields the answer filled from the example or generated data, or showed in its own form),
+ * so later reads answer what this answer did. Unchanged when the answer broke its schema.
+ */
+export function storedAsAnswered(choice: Extract<Choice, { kind: 'state' }>, answer: BuiltResponse): StateChange | null {
+  const { change, identity } = choice;
+  if (change === null || change.item === null || identity === null) return change;
+  if (answer.bodyViolations === null || answer.bodyViolations.length > 0) return change;
+  const whole = answer.body;
+  const shown = identity.envelope !== null && isExactObject(whole) ? whole[identity.envelope] : whole;
+  const stored = parseItem(change.item);
+  if (!isExactObject(shown) || !isExactObject(stored)) return change;
+  return { ...change, item: stringifyExact({ ...stored, ...shown }, true) };
+}
+
+/**
  * The fields only the server sets (`created_at`, `size`), made once at create time from the
  * create answer's example, else data generated for this id, and stored with the item: what the
  * create answered is what later reads answer.
@@ -119,11 +136,18 @@ function first(values: Iterable<string>, count: number): string[] {
 
 /** A schema-valid identity not yet taken: one above the largest integer identity, a uuid, or one drawn like the schema's example. */
 function newIdentity(resource: Resource, items: ReadonlyMap<string, string>): number | string {
-  if (resource.idKind === 'uuid') return crypto.randomUUID();
-  if (resource.idKind === 'pattern') {
-    for (let attempt = 0; ; attempt++) {
-      const id = redrawId(resource.idTemplate!, fnv1a(`${resource.name}\u0000${items.size}\u0000${attempt}`));
-      if (!items.has(id) || attempt > 100) return id;
+  // Drawn from the resource and the count of its items, never from the system's randomness: the
+  // same requests give the same ids.
+  const draw = (attempt: number) => `${resource.name}\u0000${items.size}\u0000${attempt}`;
+  const drawn = (attempt: number) => {
+    if (resource.idKind === 'uuid') return uuidFrom(draw(attempt));
+    if (resource.idKind === 'pattern') return redrawId(resource.idTemplate!, fnv1a(draw(attempt)));
+    return resource.drawId?.(draw(attempt)) ?? null;
+  };
+  if (resource.idKind !== 'integer' && resource.idKind !== 'string') {
+    for (let attempt = 0; attempt <= 100; attempt++) {
+      const id = drawn(attempt);
+      if (id !== null && !items.has(id)) return id;
     }
   }
   let largest = 0;

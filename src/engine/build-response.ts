@@ -5,13 +5,14 @@
 // document's response) becomes the documented example, else generated data; generated data its
 // own schema rejects is generated again, a bounded number of times (openapi/generate-fitting.ts).
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
-import type { BuiltResponse, Choice, ChoiceKind } from './engine-types.js';
+import type { BuiltResponse, Choice, ChoiceKind, StateIdentity } from './engine-types.js';
 import { headerSafe } from '../openapi/header-value.js';
 import { generateFitting } from '../openapi/generate-fitting.js';
 import { checkBody } from './check-body.js';
 import { defaultExampleName, exampleOrGenerated } from './example-or-generated.js';
 import type { ExactJson, PlainRequest } from '../common/plain-http.js';
 import { latin1Text } from '../common/bytes.js';
+import { isExactObject } from '../common/exact-json.js';
 
 export function buildResponse(operation: CompiledOperation, choice: Choice, request: PlainRequest, body: ExactJson | null): BuiltResponse {
   switch (choice.kind) {
@@ -36,18 +37,39 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
     case 'echo':
       return echoOrFallback(operation, choice.plan, choice.status, request, body!);
     case 'state':
-      return fromState(operation, choice.plan, request, choice.value);
+      return fromState(operation, choice.plan, request, choice.value, choice.identity);
   }
 }
 
 /** The body of an answer from the state: the item (or list) projected onto the documented response. */
-function fromState(operation: CompiledOperation, plan: ResponsePlan, request: PlainRequest, value: unknown): BuiltResponse {
+function fromState(operation: CompiledOperation, plan: ResponsePlan, request: PlainRequest, value: unknown, identity: StateIdentity | null): BuiltResponse {
   const body = plan.project ? plan.project(value, () => fallbackValue(operation, plan, request)) : plan.schemaPointer ? fallbackValue(operation, plan, request) : undefined;
   const answer: BuiltResponse = { ...built(plan, plan.status, body, 'state', 'state'), exact: true };
   // Stored items may come from PUT /__admin/state or an older document: check them like echoes.
   answer.bodyViolations = checkBody(answer);
-  return answer;
+  if (identity === null || answer.bodyViolations.length > 0) return answer;
+  // A create answer whose schema is the create request's (no `id`) still tells the id assigned,
+  // where the schema allows the extra property.
+  const withId = withIdentity(body, value, identity);
+  if (withId === null) return answer;
+  const kept: BuiltResponse = { ...answer, body: withId };
+  kept.bodyViolations = checkBody(kept);
+  return kept.bodyViolations.length === 0 ? kept : answer;
 }
+
+/** `projected` with the stored item's id put back where the projection dropped it; null when it kept it (or there is none). */
+function withIdentity(projected: unknown, stored: unknown, identity: StateIdentity): unknown {
+  const itemOf = (whole: unknown) => {
+    const item = identity.envelope !== null && isExactObject(whole) ? whole[identity.envelope] : whole;
+    return isExactObject(item) ? item : null;
+  };
+  const from = itemOf(stored);
+  const into = itemOf(projected);
+  if (from === null || into === null || from[identity.field] === undefined || into[identity.field] !== undefined) return null;
+  const item = { ...into, [identity.field]: from[identity.field] };
+  return identity.envelope !== null ? { ...(projected as Record<string, unknown>), [identity.envelope]: item } : item;
+}
+
 
 function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status: number, request: PlainRequest, body: ExactJson): BuiltResponse {
   const source = body.exact ?? body.value;

@@ -52,8 +52,18 @@ export type Choice =
   /** `dynamic`: Prefer: dynamic=true, data generated from the schema alone, its example values set aside. */
   | { kind: 'generated'; plan: ResponsePlan; status: number; dynamic: boolean }
   | { kind: 'echo'; plan: ResponsePlan; status: number }
-  /** Stateful mode: the stored item (or list) to project onto the success response, and the change to make. */
-  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null };
+  /**
+   * Stateful mode: the stored item (or list) to project onto the success response, and the change
+   * to make. `identity`: an item's id property (and envelope), kept even where the answer's schema
+   * does not declare it, so the client learns the id it must use; null for a list.
+   */
+  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null; identity: StateIdentity | null };
+
+/** Where an item answered from the state carries its id: `gid` inside `data` of `{"data": {...}}`. */
+export interface StateIdentity {
+  field: string;
+  envelope: string | null;
+}
 
 export interface BuiltResponse {
   status: number;

@@ -16,7 +16,7 @@ import { negotiateMedia } from './negotiate-media.js';
 import { selfCheck } from './self-check.js';
 import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
-import { answerFromState } from './answer-from-state.js';
+import { answerFromState, storedAsAnswered } from './answer-from-state.js';
 import { agreeWithRequest } from './agree-with-request.js';
 import { keepLinksOnStub } from './links-on-stub.js';
 import { conditionalGet } from './conditional-get.js';
@@ -166,7 +166,7 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
     ownAnswer: false,
     fault,
     deliveries: sendsOut ? planDeliveries(state.compiled.webhooks, fired, operation, request, body, pathParams, query) : undefined,
-    stateChange: choice.kind === 'state' ? choice.change : null,
+    stateChange: choice.kind === 'state' ? storedAsAnswered(choice, built) : null,
   });
 }
 

@@ -2,6 +2,7 @@
 // class (digit, hex letter, letter), so a uuid stays a uuid and `SM` + 32 hex digits still fits
 // its pattern. What keeps list items distinct and gives stateful creates ids in the document's
 // own format; derived from a hash, so the same inputs give the same id.
+import { fnv1a } from './seeded-random.js';
 
 export function redrawId(value: string, hash: number): string {
   const chars = [...value];
@@ -18,4 +19,15 @@ export function redrawId(value: string, hash: number): string {
     drawn++;
   }
   return chars.join('');
+}
+
+/**
+ * A version-4-shaped uuid made from `text`'s hashes instead of the system's randomness: the same
+ * seed and the same requests give the same ids, so a stateful run is repeatable byte for byte.
+ */
+export function uuidFrom(text: string): string {
+  let hex = '';
+  for (let part = 0; part < 4; part++) hex += fnv1a(`${part}\u0000${text}`).toString(16).padStart(8, '0');
+  const variant = '89ab'[parseInt(hex[16], 16) % 4];
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -2,7 +2,9 @@
 // is a URL, `email` an address, `created_at` a timestamp, `login` a user name. Applied to string
 // schemas without format, pattern, enum or const, so generated answers read like the API's own
 // (`"labels_url": "https://example.com/api/items"`, not `"Ao"`); every value still fits the schema,
-// which asked for any string. Only names whose meaning is plain are read.
+// which asked for any string. Only names whose meaning is plain are read. An identity (`id`,
+// `sid`, `gid`, `uuid`) whose schema also allows null is generated as a value: a list of items
+// whose ids are null cannot be told apart, and a null id names nothing to read back.
 import type { JsonSchema } from 'json-schema-faker';
 import { isObject } from '../common/json-value.js';
 import { anyKey } from '../common/any-key.js';
@@ -23,12 +25,23 @@ const HINTS: ReadonlyArray<readonly [RegExp, { format: string } | { faker: strin
   [/^(company|company_?name|companyName|organization)$/, { faker: 'company.name' }],
 ];
 
+/** Names of a resource's own identity (as in openapi/id-property.ts, which this layer may not import). */
+const IDENTITY = /^(id|gid|sid|uuid)$/i;
+
 /** The schema with what `name` hints at, or the schema itself (never changed: compiled schemas are shared). */
 export function withNameHint(name: string, schema: JsonSchema): { schema: JsonSchema; usesFaker: boolean } {
+  if (isObject(schema) && IDENTITY.test(name)) schema = withoutNull(schema);
   if (!isObject(schema) || !isPlainString(schema)) return { schema, usesFaker: false };
   const hint = HINTS.find(([pattern]) => pattern.test(name))?.[1];
   if (hint === undefined) return { schema, usesFaker: false };
   return { schema: { ...schema, ...hint } as JsonSchema, usesFaker: 'faker' in hint };
+}
+
+/** A nullable schema (`type: ['string', 'null']`) without its null; any other schema as it is. */
+function withoutNull(schema: Record<string, unknown>): JsonSchema {
+  if (!Array.isArray(schema.type) || !schema.type.includes('null') || schema.type.length < 2) return schema as JsonSchema;
+  const types = schema.type.filter((type) => type !== 'null');
+  return { ...schema, type: types.length === 1 ? types[0] : types } as JsonSchema;
 }
 
 /** A string schema that leaves the value's look open. */

@@ -2,7 +2,8 @@
 // declares are copied (so `id` is dropped from a Plant answer); a required field the request
 // lacks comes from the fallback (an example or generated data), and so does a field only the
 // server sets: one the request's schema does not declare (`id`, `createdAt`, `resultCode` in an
-// answer to a body without them) or that is `readOnly`. Each plan is compiled once.
+// answer to a body without them) or that is `readOnly`. An object declaring no properties (a map,
+// a free-form object, a oneOf) is carried as it is. Each plan is compiled once.
 import { deref, objectView, schemaTypes, type Schema } from './schema-view.js';
 import type { LoadedDocument } from './load-document.js';
 import { setOwn } from '../common/json-value.js';
@@ -27,7 +28,7 @@ export function compileProjection(spec: LoadedDocument, schema: unknown, request
   // Planned on first use: a document's many operations mostly go unused, and planning every
   // response at start was a quarter of a second of GitHub's start-up.
   let planned: Plan | null = null;
-  const plan = () => (planned ??= compilePlan(spec, schema, requestSchema === undefined ? UNKNOWN : deref(spec, requestSchema), new Map()));
+  const plan = () => (planned ??= compilePlan(spec, schema, requestSchema === undefined ? UNKNOWN : deref(spec, requestSchema), new Map(), false));
   const project = (source: unknown, fallback: () => unknown) => apply(plan(), source, once(fallback));
   return Object.assign(project, {
     takesFrom: (source: unknown) => {
@@ -40,7 +41,7 @@ export function compileProjection(spec: LoadedDocument, schema: unknown, request
 /** No request schema to compare with: no field counts as set by the server alone, except readOnly ones. */
 const UNKNOWN: Schema = {};
 
-function compilePlan(spec: LoadedDocument, raw: unknown, request: Schema, memo: Map<Schema, Map<Schema, Plan>>): Plan {
+function compilePlan(spec: LoadedDocument, raw: unknown, request: Schema, memo: Map<Schema, Map<Schema, Plan>>, nested = true): Plan {
   const schema = deref(spec, raw);
   const known = memo.get(schema)?.get(request);
   if (known) return known;
@@ -51,6 +52,11 @@ function compilePlan(spec: LoadedDocument, raw: unknown, request: Schema, memo: 
     return plan;
   };
   const view = objectView(spec, schema);
+  // An object that declares no properties (a map of `additionalProperties`, a free-form
+  // `metadata`, a `oneOf` of shapes) has nothing to project onto: what was sent is carried as it
+  // is, not emptied to `{}` (the answer's validation still decides whether it is kept).
+  // (Not the answer itself: a body sharing nothing with it is answered by the example instead.)
+  if (nested && view && view.properties.size === 0 && schema.additionalProperties !== false) return { kind: 'value' };
   if (view) {
     const plan = remember<Extract<Plan, { kind: 'object' }>>({ kind: 'object', fields: [] });
     // The request's own fields at this level; none known (no request schema, a free-form object,

@@ -23,10 +23,15 @@ export interface Resource {
   idParam: string;
   /** The body property that carries the identity: the one the document's answers use (`gid`, `sid`), else the parameter's name when the created body has it, else `id`. */
   idField: string;
-  /** How the stub makes an identity for a created body that carries none; `pattern` redraws `idTemplate`. */
-  idKind: 'integer' | 'uuid' | 'string' | 'pattern';
+  /**
+   * How the stub makes an identity for a created body that carries none; `pattern` redraws
+   * `idTemplate`; `format` takes the id of data generated for the answer (`format: ipv4`).
+   */
+  idKind: 'integer' | 'uuid' | 'string' | 'pattern' | 'format';
   /** `pattern`: a valid id (the schema's example) new ids are drawn like. */
   idTemplate: string | null;
+  /** `format`: the id of the answer's data generated for `key` (the same key, the same id); null when it has none. */
+  drawId: ((key: string) => string | null) | null;
   /** Validates one stored item (the create operation's JSON body schema); null when none is documented. */
   validateItem: Validator | null;
   /** The request bodies' envelope property (`data` of `{"data": {...}}`); null when the body is the item. */
@@ -96,7 +101,7 @@ export function compileResources(spec: LoadedDocument, operations: readonly Comp
     const plain = { resource, listField: null, limitParam: false };
     if (create) bind(actions, resource, create, { ...plain, kind: 'create' });
     if (list) {
-      const listField = listFieldOf(spec, list);
+      const listField = listFieldOf(spec, list, resource.idField);
       if (listField !== undefined) bind(actions, resource, list, { ...plain, kind: 'list', listField, limitParam: hasQueryParameter(spec, list, 'limit') });
     }
     for (const method of itemOperations) bind(actions, resource, itemMethods.get(method)!, { ...plain, kind: ITEM_ACTIONS[method] });
@@ -116,8 +121,22 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
   const answer = unwrapped(spec, schemaAt(spec, (read ?? create)?.success?.schemaPointer), names);
   const answerId = answer.view ? findIdKey(answer.view.properties.keys(), names) : null;
   const idField = answerId ?? (body.view?.properties.has(idParam) ? idParam : 'id');
-  const idSchema = answer.view?.properties.get(idField) ?? body.view?.properties.get(idField) ?? pathParameterSchema(spec, itemPath, idParam);
-  const { idKind, idTemplate } = idKindOf(idSchema ? deref(spec, idSchema) : undefined);
+  const idSchema = answer.view?.properties.get(idField) ?? body.view?.properties.get(idField);
+  const paramSchema = pathParameterSchema(spec, itemPath, idParam);
+  // The read's path must take the id: where the property leaves a string open and the path
+  // parameter says more (`format: uuid`, a pattern), new ids follow the parameter.
+  const idSchemaView = idSchema && !(isOpenString(deref(spec, idSchema)) && paramSchema && !isOpenString(paramSchema)) ? deref(spec, idSchema) : paramSchema;
+  let { idKind, idTemplate } = idKindOf(idSchemaView);
+  // A patterned id without an example (Twilio's `^(SM|MM)[0-9a-fA-F]{32}$`): new ids are drawn
+  // like one the answer's own data generator makes, so they fit the pattern the read's path asks.
+  const drawId = idDrawer(read ?? create, idField, answer.envelope);
+  if (idKind === 'string' && typeof idSchemaView?.pattern === 'string') {
+    const pattern = regExpOf(idSchemaView.pattern);
+    idTemplate = [0, 1, 2, 3, 4].map((attempt) => drawId?.(`id template ${attempt}`) ?? null).find((id) => id !== null && pattern?.test(id) === true) ?? null;
+    if (idTemplate !== null) idKind = 'pattern';
+  }
+  // Any other format (`ipv4`): each new id is generated, as the format asks.
+  if (idKind === 'string' && typeof idSchemaView?.format === 'string' && drawId !== null) idKind = 'format';
   const sent = new Set(body.view?.properties.keys() ?? []);
   const serverFields = answer.view ? [...answer.view.properties.keys()].filter((key) => key !== idField && !sent.has(key)) : [];
   return {
@@ -127,6 +146,7 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
     idField,
     idKind,
     idTemplate,
+    drawId: idKind === 'format' ? drawId : null,
     validateItem: body.envelope === null ? create?.body?.media.find((media) => media.json)?.validate ?? null : null,
     bodyEnvelope: body.envelope,
     answerEnvelope: answer.envelope,
@@ -142,7 +162,9 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
  */
 function unwrapped(spec: LoadedDocument, schema: Schema | null, names: readonly string[]): { view: ObjectView | null; envelope: string | null } {
   const view = schema ? objectView(spec, schema) : null;
-  if (!view || findIdKey(view.properties.keys(), names) !== null || view.properties.size !== 1) return { view, envelope: null };
+  // An id is never an object: `{"floating_ip": {...}}` of `/floating_ips/{floating_ip}` is an envelope.
+  const scalarKeys = view ? [...view.properties].filter(([, property]) => !schemaTypes(deref(spec, property)).includes('object')).map(([key]) => key) : [];
+  if (!view || findIdKey(scalarKeys, names) !== null || view.properties.size !== 1) return { view, envelope: null };
   const [[envelope, inner]] = [...view.properties];
   const innerView = objectView(spec, inner);
   return innerView && innerView.properties.size > 0 ? { view: innerView, envelope } : { view, envelope: null };
@@ -166,17 +188,19 @@ function jsonBodySchema(spec: LoadedDocument, operation: CompiledOperation): Sch
   return chosen ? deref(spec, (chosen[1] as Schema).schema) : null;
 }
 
-/** Where a list operation's items go: undefined when its success response is no list at all. */
-function listFieldOf(spec: LoadedDocument, operation: CompiledOperation): string | null | undefined {
+/**
+ * Where a list operation's items go: undefined when its success response is no list at all. Of a
+ * page object's arrays (Box's `{order: [...], entries: [...]}`), the one whose items carry the id
+ * property, else the first.
+ */
+function listFieldOf(spec: LoadedDocument, operation: CompiledOperation, idField: string): string | null | undefined {
   const pointer = operation.success?.schemaPointer;
   if (!pointer) return undefined;
   const schema = deref(spec, spec.resolveRef(`#${pointer}`));
   if (schemaTypes(schema).includes('array')) return null;
-  const view = objectView(spec, schema);
-  for (const [name, property] of view?.properties ?? []) {
-    if (schemaTypes(deref(spec, property)).includes('array')) return name;
-  }
-  return undefined;
+  const arrays = [...(objectView(spec, schema)?.properties ?? [])].filter(([, property]) => schemaTypes(deref(spec, property)).includes('array'));
+  const holdsItems = ([, property]: [string, Schema]) => objectView(spec, deref(spec, property).items)?.properties.has(idField) === true;
+  return (arrays.find(holdsItems) ?? arrays[0])?.[0];
 }
 
 function parametersOf(spec: LoadedDocument, operation: CompiledOperation): Schema[] {
@@ -195,6 +219,31 @@ function pathParameterSchema(spec: LoadedDocument, path: string, name: string): 
   const listed = [pathItem.parameters, ...operations.map((operation) => operation.parameters)].flatMap((list) => (Array.isArray(list) ? list : []));
   const parameter = listed.map((entry) => followRefs(spec, entry, '').value).find((entry) => isSchema(entry) && entry.in === 'path' && entry.name === name);
   return isSchema(parameter) ? deref(spec, parameter.schema) : undefined;
+}
+
+/** What draws ids from the operation's answer data generated afresh (not its examples): `idField` of the item. */
+function idDrawer(operation: CompiledOperation | null, idField: string, envelope: string | null): ((key: string) => string | null) | null {
+  const pointer = operation?.success?.schemaPointer;
+  if (!operation || !pointer) return null;
+  return (key) => {
+    const whole = operation.generate(pointer, key, true);
+    const item = envelope !== null && isSchema(whole) ? whole[envelope] : whole;
+    const id = isSchema(item) ? item[idField] : undefined;
+    return typeof id === 'string' ? id : null;
+  };
+}
+
+/** A string schema without format, pattern or enum: any string fits. */
+function isOpenString(schema: Schema): boolean {
+  return schemaTypes(schema).includes('string') && schema.format === undefined && schema.pattern === undefined && schema.enum === undefined;
+}
+
+function regExpOf(source: string): RegExp | null {
+  try {
+    return new RegExp(source, 'u');
+  } catch {
+    return null;
+  }
 }
 
 function idKindOf(schema: Schema | undefined): Pick<Resource, 'idKind' | 'idTemplate'> {

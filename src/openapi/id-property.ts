@@ -1,10 +1,16 @@
 // Which property carries a resource's identity, by the rules every layer shares: the property the
 // item path's parameter names, by its full name, its snake_case form or its last word
 // (`{task_gid}` -> `gid`, `{CallSid}` -> `call_sid` or `sid`, `{issue_number}` -> `number`),
-// else the usual id-like names (`id`, `gid`, `sid`, `uuid`, `key`, `<resource>_id`).
+// else the usual id-like names (`id`, `gid`, `sid`, `uuid`, `key`, `<resource>_id`), and last
+// `name`: a resource with no id-like property at all is keyed by its name (DigitalOcean's tags,
+// `/v2/tags/{tag_id}` of `{name, resources}`). A parameter written as one word ending in a known
+// name counts that name too (`{username}` -> `name`).
 
 /** Names a resource's own identity goes by when no path parameter names it. */
 export const ID_NAMES: readonly string[] = ['id', 'gid', 'sid', 'uuid', 'key'];
+
+/** Names a one-word parameter may end with (`username`, `accountsid`). */
+const SUFFIX_NAMES: readonly string[] = ['uuid', 'gid', 'sid', 'id', 'key', 'name', 'number'];
 
 /** `CallSid`, `call_sid` and `call-sid` compare equal. */
 export function normalizedName(name: string): string {
@@ -14,8 +20,11 @@ export function normalizedName(name: string): string {
 /** Candidate names (normalized) for the id the item parameter `param` names, most specific first. */
 export function itemIdNames(param: string, resource: string | null): string[] {
   const words = param.split(/[_\-.]|(?<=[a-z0-9])(?=[A-Z])/).filter((word) => word !== '');
-  const names = [normalizedName(param), normalizedName(words[words.length - 1] ?? param), ...ID_NAMES];
+  const last = normalizedName(words[words.length - 1] ?? param);
+  const suffix = SUFFIX_NAMES.find((name) => last.endsWith(name) && last !== name);
+  const names = [normalizedName(param), last, ...(suffix ? [suffix] : []), ...ID_NAMES];
   if (resource !== null) names.push(normalizedName(`${resource}_id`));
+  names.push('name');
   return [...new Set(names)];
 }
 

@@ -1,0 +1,207 @@
+// Stateful mode's rules for the shapes company documents take, one case per rule, each a create,
+// a second create, a read by the id the create answered and a list, over HTTP: an id the create
+// answer's own schema leaves out, a patterned id without an example, a resource keyed by its name,
+// a path parameter that says more than the property, an id of a format (ipv4) generated as the
+// format asks, an envelope named like the parameter, a page object whose first array is not the
+// items, fields the create answer filled in (or showed in another form) read back as answered, and
+// maps carried as sent. Same requests, same bytes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
+import { request, type TestResponse } from './helpers/http.js';
+import { documentHead, pathParameters } from './helpers/company-shapes.js';
+
+const CALL_SID = '^CA[0-9a-fA-F]{32}$';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** A collection and its item path, each with one operation per method, as YAML lines. */
+function resource(collection: string, item: string, parts: { create: string; list?: string; read: string; itemParams?: string }): string {
+  return `
+  ${collection}:
+    post:
+      ${parts.create}
+    get:
+      responses: { '200': { description: list, content: { application/json: { schema: ${parts.list ?? `{ type: array, items: ${parts.read} }`} } } } }
+  ${item}:
+    ${parts.itemParams ?? pathParameters(/\{([^}]+)\}[^{]*$/.exec(item)![1])}
+    get:
+      responses:
+        '200': { description: one, content: { application/json: { schema: ${parts.read} } } }
+        '404': { description: none }`;
+}
+
+const created = (request: string, answer: string) =>
+  `requestBody: { content: { application/json: { schema: ${request} } } }
+      responses: { '201': { description: created, content: { application/json: { schema: ${answer} } } } }`;
+
+const DOCUMENT = `
+${documentHead('Company rules')}
+${resource('/Calls.json', '/Calls/{Sid}.json', {
+  create: created('{ type: object, properties: { To: { type: string } } }', "{ $ref: '#/components/schemas/Call' }"),
+  list: "{ type: object, properties: { calls: { type: array, items: { $ref: '#/components/schemas/Call' } } } }",
+  read: "{ $ref: '#/components/schemas/Call' }",
+})}
+${resource('/gateways', '/gateways/{id}', {
+  create: created("{ $ref: '#/components/schemas/GatewayRequest' }", "{ type: object, properties: { gateway: { $ref: '#/components/schemas/GatewayRequest' } } }"),
+  list: "{ type: object, properties: { gateways: { type: array, items: { $ref: '#/components/schemas/Gateway' } } } }",
+  read: "{ type: object, properties: { gateway: { $ref: '#/components/schemas/Gateway' } } }",
+})}
+${resource('/tags', '/tags/{tag_id}', {
+  create: created('{ type: object, required: [name], properties: { name: { type: string } } }', "{ $ref: '#/components/schemas/Tag' }"),
+  read: "{ $ref: '#/components/schemas/Tag' }",
+})}
+${resource('/users', '/users/{username}', {
+  create: created('{ type: object, required: [name], properties: { name: { type: string }, email: { type: string } } }', "{ $ref: '#/components/schemas/User' }"),
+  read: "{ $ref: '#/components/schemas/User' }",
+})}
+${resource('/volumes', '/volumes/{volume_id}', {
+  create: created('{ type: object, properties: { size: { type: integer } } }', "{ $ref: '#/components/schemas/Volume' }"),
+  read: "{ $ref: '#/components/schemas/Volume' }",
+  itemParams: 'parameters: [{ name: volume_id, in: path, required: true, schema: { type: string, format: uuid } }]',
+})}
+${resource('/floating_ips', '/floating_ips/{floating_ip}', {
+  create: created('{ type: object, properties: { region: { type: string } } }', "{ type: object, properties: { floating_ip: { $ref: '#/components/schemas/FloatingIp' } } }"),
+  list: "{ type: object, properties: { floating_ips: { type: array, items: { $ref: '#/components/schemas/FloatingIp' } } } }",
+  read: "{ type: object, properties: { floating_ip: { $ref: '#/components/schemas/FloatingIp' } } }",
+})}
+${resource('/folders', '/folders/{folder_id}', {
+  create: created("{ $ref: '#/components/schemas/FolderRequest' }", "{ $ref: '#/components/schemas/Folder' }"),
+  list: "{ type: object, properties: { order: { type: array, items: { type: object, properties: { by: { type: string } } } }, entries: { type: array, items: { $ref: '#/components/schemas/Folder' } } } }",
+  read: "{ $ref: '#/components/schemas/Folder' }",
+})}
+components:
+  schemas:
+    Call:
+      type: object
+      properties:
+        sid: { type: string, nullable: true, minLength: 34, maxLength: 34, pattern: '${CALL_SID}' }
+        to: { type: string, nullable: true }
+        To: { type: string }
+    GatewayRequest:
+      type: object
+      properties: { name: { type: string }, size: { type: integer } }
+    Gateway:
+      type: object
+      properties: { id: { type: string }, name: { type: string }, size: { type: integer }, state: { type: string, example: ACTIVE } }
+    Tag:
+      type: object
+      properties: { name: { type: string }, resources: { type: object, properties: { count: { type: integer, example: 0 } } } }
+    User:
+      type: object
+      properties: { id: { type: integer, readOnly: true }, name: { type: string }, email: { type: string } }
+    Volume:
+      type: object
+      properties: { id: { type: string }, size: { type: integer } }
+    FloatingIp:
+      type: object
+      properties: { ip: { type: string, format: ipv4, example: 45.55.96.47 }, region: { type: string } }
+    FolderRequest:
+      type: object
+      properties:
+        name: { type: string }
+        labels: { type: object, additionalProperties: { type: string } }
+        owners: { type: object, additionalProperties: { type: string } }
+    Folder:
+      type: object
+      required: [id, owners]
+      properties:
+        id: { type: string }
+        name: { type: string }
+        labels: { type: object, additionalProperties: { type: string } }
+        owners: { type: array, items: { type: object, properties: { login: { type: string } } }, example: [{ login: ada }] }
+`;
+
+interface Case {
+  rule: string;
+  collection: string;
+  /** The item path of an id, the collection's path with the id before its suffix. */
+  body: object;
+  second: object;
+  /** Where the create answer and the read hold the item. */
+  envelope?: string;
+  idProperty: string;
+  /** The id the first create answers, as a pattern or the value itself. */
+  id: RegExp | string | number;
+  listField?: string;
+  /** What the create answered beyond the id, read back unchanged. */
+  answered?: object;
+}
+
+const CASES: Case[] = [
+  { rule: 'a patterned sid without an example is drawn to fit the pattern (never null)', collection: '/Calls.json', body: { To: '+1555' }, second: { To: '+1666' }, idProperty: 'sid', id: new RegExp(CALL_SID), listField: 'calls' },
+  { rule: 'the id is answered even where the create answer\'s schema is the request\'s, without it', collection: '/gateways', body: { name: 'edge' }, second: { name: 'core' }, envelope: 'gateway', idProperty: 'id', id: '1', listField: 'gateways', answered: { name: 'edge' } },
+  { rule: 'a resource with no id-like property is keyed by its name', collection: '/tags', body: { name: 'blue' }, second: { name: 'red' }, idProperty: 'name', id: 'blue', answered: { resources: { count: 0 } } },
+  { rule: 'a one-word parameter ending in a known name takes that name ({username} -> name)', collection: '/users', body: { name: 'ada', email: 'ada@example.com' }, second: { name: 'bob' }, idProperty: 'name', id: 'ada' },
+  { rule: 'a path parameter with format uuid makes uuid ids where the property leaves the string open', collection: '/volumes', body: { size: 10 }, second: { size: 20 }, idProperty: 'id', id: UUID },
+  { rule: 'an envelope named like the path parameter is an envelope, not the id, and an ipv4 id is generated as an address', collection: '/floating_ips', body: { region: 'nyc3' }, second: { region: 'ams3' }, envelope: 'floating_ip', idProperty: 'ip', id: /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, listField: 'floating_ips' },
+  { rule: 'a page object lists its items in the array that holds the id, fields filled by the create read back, maps carried as sent', collection: '/folders', body: { name: 'Docs', labels: { team: 'web' }, owners: { ada: 'owner' } }, second: { name: 'More' }, idProperty: 'id', id: '1', listField: 'entries', answered: { labels: { team: 'web' }, owners: [{ login: 'ada' }] } },
+];
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+let stub: DocumentStub;
+beforeAll(async () => { stub = await startStubOn(DOCUMENT, { stateful: true, seed: 3 }); });
+afterAll(async () => { await stub?.close(); });
+
+const itemUrl = (collection: string, id: unknown) => collection.replace(/(\.json)?$/, (suffix) => `/${encodeURIComponent(String(id))}${suffix}`);
+
+describe('stateful mode on company shapes', () => {
+  it.each(CASES)('$rule', async (c) => {
+    const post = (body: object) => request(`${stub.url}${c.collection}`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(body) });
+    const unwrap = (answer: TestResponse) => (c.envelope ? answer.json[c.envelope] : answer.json);
+    const first = await post(c.body);
+    expect(first.status).toBe(201);
+    const item = unwrap(first);
+    const id = item[c.idProperty];
+    if (c.id instanceof RegExp) expect(String(id)).toMatch(c.id);
+    else expect(id).toBe(c.id);
+    if (c.answered) expect(item).toMatchObject(c.answered);
+
+    const second = await post(c.second);
+    expect(second.status).toBe(201);
+    expect(unwrap(second)[c.idProperty]).not.toBe(id);
+
+    const read = await request(`${stub.url}${itemUrl(c.collection, id)}`);
+    expect(read.status).toBe(200);
+    expect(unwrap(read)).toEqual(item);
+
+    const list = await request(`${stub.url}${c.collection}`);
+    expect(list.status).toBe(200);
+    const items = c.listField ? list.json[c.listField] : list.json;
+    expect(items.map((entry: any) => entry[c.idProperty])).toEqual([id, unwrap(second)[c.idProperty]]);
+  });
+});
+
+describe('the same requests give the same bytes', () => {
+  it('answers two stubs of one seed alike, uuids and generated fields included', async () => {
+    const runs: string[][] = [];
+    for (let run = 0; run < 2; run++) {
+      const fresh = await startStubOn(DOCUMENT, { stateful: true, seed: 3 });
+      try {
+        const texts: string[] = [];
+        for (const body of [{ size: 1 }, { size: 2 }]) texts.push((await request(`${fresh.url}/volumes`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(body) })).text);
+        texts.push((await request(`${fresh.url}/Calls.json`, { method: 'POST', headers: JSON_TYPE, body: '{"To":"+1"}' })).text);
+        texts.push((await request(`${fresh.url}/volumes`)).text);
+        runs.push(texts);
+      } finally {
+        await fresh.close();
+      }
+    }
+    expect(JSON.parse(runs[0][0]).id).toMatch(UUID);
+    expect(runs[1]).toEqual(runs[0]);
+  });
+});
+
+describe('stateless lists of nullable ids', () => {
+  it('generates each item\'s sid as a value that fits its pattern, distinct from the others', async () => {
+    const plain = await startStubOn(DOCUMENT, { seed: 3 });
+    try {
+      const answer = await request(`${plain.url}/Calls.json`);
+      expect(answer.status).toBe(200);
+      const sids = answer.json.calls.map((call: any) => call.sid);
+      expect(sids.length).toBeGreaterThan(0);
+      for (const sid of sids) expect(sid).toMatch(new RegExp(CALL_SID));
+      expect(new Set(sids).size).toBe(sids.length);
+    } finally {
+      await plain.close();
+    }
+  });
+});
