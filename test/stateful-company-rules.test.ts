@@ -3,8 +3,8 @@
 // answer's own schema leaves out, a patterned id without an example, a resource keyed by its name,
 // a path parameter that says more than the property, an id of a format (ipv4) generated as the
 // format asks, an envelope named like the parameter, a page object whose first array is not the
-// items, fields the create answer filled in (or showed in another form) read back as answered, and
-// maps carried as sent. Same requests, same bytes.
+// items, fields the create answer filled in (or showed in another form) read back as answered,
+// maps carried as sent, and a create answering without the reads' envelope. Same requests, same bytes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
 import { request, type TestResponse } from './helpers/http.js';
@@ -68,8 +68,16 @@ ${resource('/folders', '/folders/{folder_id}', {
   list: "{ type: object, properties: { order: { type: array, items: { type: object, properties: { by: { type: string } } } }, entries: { type: array, items: { $ref: '#/components/schemas/Folder' } } } }",
   read: "{ $ref: '#/components/schemas/Folder' }",
 })}
+${resource('/runs', '/runs/{run_uuid}', {
+  create: created('{ type: object, properties: { name: { type: string } } }', '{ type: object, properties: { run_uuid: { type: string } } }'),
+  list: "{ type: object, properties: { runs: { type: array, items: { $ref: '#/components/schemas/Run' } } } }",
+  read: "{ type: object, properties: { run: { $ref: '#/components/schemas/Run' } } }",
+})}
 components:
   schemas:
+    Run:
+      type: object
+      properties: { run_uuid: { type: string, format: uuid }, name: { type: string } }
     Call:
       type: object
       properties:
@@ -118,6 +126,8 @@ interface Case {
   second: object;
   /** Where the create answer and the read hold the item. */
   envelope?: string;
+  /** Where the create answer holds it, when not where the read does (null: bare). */
+  createdEnvelope?: string | null;
   idProperty: string;
   /** The id the first create answers, as a pattern or the value itself. */
   id: RegExp | string | number;
@@ -134,6 +144,7 @@ const CASES: Case[] = [
   { rule: 'a path parameter with format uuid makes uuid ids where the property leaves the string open', collection: '/volumes', body: { size: 10 }, second: { size: 20 }, idProperty: 'id', id: UUID },
   { rule: 'an envelope named like the path parameter is an envelope, not the id, and an ipv4 id is generated as an address', collection: '/floating_ips', body: { region: 'nyc3' }, second: { region: 'ams3' }, envelope: 'floating_ip', idProperty: 'ip', id: /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, listField: 'floating_ips' },
   { rule: 'a page object lists its items in the array that holds the id, fields filled by the create read back, maps carried as sent', collection: '/folders', body: { name: 'Docs', labels: { team: 'web' }, owners: { ada: 'owner' } }, second: { name: 'More' }, idProperty: 'id', id: '1', listField: 'entries', answered: { labels: { team: 'web' }, owners: [{ login: 'ada' }] } },
+  { rule: 'a create whose answer has no envelope answers the bare item, with the id reads take', collection: '/runs', body: { name: 'nightly' }, second: { name: 'weekly' }, createdEnvelope: null, envelope: 'run', idProperty: 'run_uuid', id: UUID, listField: 'runs' },
 ];
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -146,10 +157,11 @@ const itemUrl = (collection: string, id: unknown) => collection.replace(/(\.json
 describe('stateful mode on company shapes', () => {
   it.each(CASES)('$rule', async (c) => {
     const post = (body: object) => request(`${stub.url}${c.collection}`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(body) });
-    const unwrap = (answer: TestResponse) => (c.envelope ? answer.json[c.envelope] : answer.json);
+    const unwrap = (answer: TestResponse, envelope: string | null | undefined = c.envelope) => (envelope ? answer.json[envelope] : answer.json);
+    const createdEnvelope = c.createdEnvelope === undefined ? c.envelope : c.createdEnvelope;
     const first = await post(c.body);
     expect(first.status).toBe(201);
-    const item = unwrap(first);
+    const item = unwrap(first, createdEnvelope);
     const id = item[c.idProperty];
     if (c.id instanceof RegExp) expect(String(id)).toMatch(c.id);
     else expect(id).toBe(c.id);
@@ -157,16 +169,18 @@ describe('stateful mode on company shapes', () => {
 
     const second = await post(c.second);
     expect(second.status).toBe(201);
-    expect(unwrap(second)[c.idProperty]).not.toBe(id);
+    const secondId = unwrap(second, createdEnvelope)[c.idProperty];
+    expect(secondId).not.toBe(id);
 
     const read = await request(`${stub.url}${itemUrl(c.collection, id)}`);
     expect(read.status).toBe(200);
-    expect(unwrap(read)).toEqual(item);
+    if (c.createdEnvelope === undefined) expect(unwrap(read)).toEqual(item);
+    else expect(unwrap(read)[c.idProperty]).toBe(id);
 
     const list = await request(`${stub.url}${c.collection}`);
     expect(list.status).toBe(200);
     const items = c.listField ? list.json[c.listField] : list.json;
-    expect(items.map((entry: any) => entry[c.idProperty])).toEqual([id, unwrap(second)[c.idProperty]]);
+    expect(items.map((entry: any) => entry[c.idProperty])).toEqual([id, secondId]);
   });
 });
 

@@ -12,6 +12,7 @@ import { identityOf, isExactObject, parseExactJson, stringifyExact } from '../co
 import type { ExactJson } from '../common/plain-http.js';
 import type { BuiltResponse, Choice, Refusal, StateChange, StoredState } from './engine-types.js';
 import { stateRefusals } from './refusals.js';
+import { setOwn } from '../common/json-value.js';
 
 const NO_ITEMS: ReadonlyMap<string, string> = new Map();
 
@@ -31,7 +32,7 @@ export function answerFromState(
   if (!plan) return null;
   const { resource } = action;
   const items = state.get(resource.name) ?? NO_ITEMS;
-  const identity = { field: resource.idField, envelope: resource.answerEnvelope };
+  const identity = { field: resource.idField, envelope: action.envelope };
   const respond = (value: unknown, change: StateChange | null, isItem = true): Choice => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null });
 
   if (action.kind === 'list') {
@@ -42,7 +43,7 @@ export function answerFromState(
     return respond(action.listField === null ? listed : { [action.listField]: listed }, null, false);
   }
   // An item is stored bare and answered in the document's envelope (`{"data": {...}}`).
-  const answered = (item: unknown) => (resource.answerEnvelope === null ? item : { [resource.answerEnvelope]: item });
+  const answered = (item: unknown) => (action.envelope === null ? item : { [action.envelope]: item });
 
   if (action.kind === 'create') {
     const item = objectBody(body, resource.bodyEnvelope);
@@ -55,7 +56,7 @@ export function answerFromState(
     }
     if (items.has(id)) return duplicate(operation, resource.name, resource.idField, id);
     if (items.size >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
-    addServerFields(operation, resource, item, id);
+    addServerFields(operation, resource, action.envelope, item, id);
     return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true) });
   }
 
@@ -95,7 +96,21 @@ export function storedAsAnswered(choice: Extract<Choice, { kind: 'state' }>, ans
   const shown = identity.envelope !== null && isExactObject(whole) ? whole[identity.envelope] : whole;
   const stored = parseItem(change.item);
   if (!isExactObject(shown) || !isExactObject(stored)) return change;
-  return { ...change, item: stringifyExact({ ...stored, ...shown }, true) };
+  return { ...change, item: stringifyExact(overlaid(stored, shown), true) };
+}
+
+/**
+ * `stored` with what `shown` answered laid over it, object by object and item by item, so a value
+ * the answer's schema leaves out (`default_gateway` of a `vpcs` item) is still kept as sent.
+ */
+function overlaid(stored: unknown, shown: unknown): unknown {
+  if (isExactObject(stored) && isExactObject(shown)) {
+    const merged: Record<string, unknown> = { ...stored };
+    for (const [key, value] of Object.entries(shown)) setOwn(merged, key, Object.hasOwn(stored, key) ? overlaid(stored[key], value) : value);
+    return merged;
+  }
+  if (Array.isArray(stored) && Array.isArray(shown) && stored.length === shown.length) return shown.map((value, i) => overlaid(stored[i], value));
+  return shown;
 }
 
 /**
@@ -103,12 +118,12 @@ export function storedAsAnswered(choice: Extract<Choice, { kind: 'state' }>, ans
  * create answer's example, else data generated for this id, and stored with the item: what the
  * create answered is what later reads answer.
  */
-function addServerFields(operation: CompiledOperation, resource: Resource, item: Record<string, unknown>, id: string): void {
+function addServerFields(operation: CompiledOperation, resource: Resource, envelope: string | null, item: Record<string, unknown>, id: string): void {
   const plan = operation.success;
   if (resource.serverFields.length === 0 || !plan) return;
   const name = defaultExampleName(plan);
   const whole = name !== null ? plan.examples.get(name) : plan.schemaPointer ? operation.generate(plan.schemaPointer, `${resource.name} ${id}`, false) : null;
-  const made = resource.answerEnvelope !== null && isExactObject(whole) ? whole[resource.answerEnvelope] : whole;
+  const made = envelope !== null && isExactObject(whole) ? whole[envelope] : whole;
   if (!isExactObject(made)) return;
   for (const key of resource.serverFields) if (made[key] !== undefined && item[key] === undefined) item[key] = made[key];
 }

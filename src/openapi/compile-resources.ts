@@ -51,6 +51,12 @@ export interface ResourceAction {
   listField: string | null;
   /** list: the operation documents a `limit` query parameter, so it is honoured. */
   limitParam: boolean;
+  /**
+   * The envelope this operation's answer wraps the item in: the resource's, unless this answer's
+   * own schema has no such property (a create answering a bare `{"test_case_uuid": ...}` where
+   * reads answer `{"evaluation_test_case": {...}}`).
+   */
+  envelope: string | null;
 }
 
 /** A collection/item path pair stateful mode left alone, and why. */
@@ -98,13 +104,16 @@ export function compileResources(spec: LoadedDocument, operations: readonly Comp
     const idParam = match[2];
     const resource = describeResource(spec, name, itemPath, idParam, create, itemMethods.get('GET') ?? null);
     byName.set(name, resource);
-    const plain = { resource, listField: null, limitParam: false };
-    if (create) bind(actions, resource, create, { ...plain, kind: 'create' });
+    const plain = { resource, listField: null, limitParam: false, envelope: resource.answerEnvelope };
+    if (create) bind(actions, resource, create, { ...plain, kind: 'create', envelope: envelopeOf(spec, create, resource) });
     if (list) {
       const listField = listFieldOf(spec, list, resource.idField);
       if (listField !== undefined) bind(actions, resource, list, { ...plain, kind: 'list', listField, limitParam: hasQueryParameter(spec, list, 'limit') });
     }
-    for (const method of itemOperations) bind(actions, resource, itemMethods.get(method)!, { ...plain, kind: ITEM_ACTIONS[method] });
+    for (const method of itemOperations) {
+      const operation = itemMethods.get(method)!;
+      bind(actions, resource, operation, { ...plain, kind: ITEM_ACTIONS[method], envelope: envelopeOf(spec, operation, resource) });
+    }
   }
   return { actions, byName, stateless };
 }
@@ -112,6 +121,14 @@ export function compileResources(spec: LoadedDocument, operations: readonly Comp
 function bind(actions: Map<string, ResourceAction>, resource: Resource, operation: CompiledOperation, action: ResourceAction): void {
   actions.set(operation.key, action);
   resource.operations[action.kind] = operation.key;
+}
+
+/** The resource's answer envelope where `operation`'s answer schema has it (or says nothing), else null. */
+function envelopeOf(spec: LoadedDocument, operation: CompiledOperation, resource: Resource): string | null {
+  const envelope = resource.answerEnvelope;
+  const schema = schemaAt(spec, operation.success?.schemaPointer);
+  const view = envelope !== null && schema ? objectView(spec, schema) : null;
+  return view === null || view.properties.size === 0 || view.properties.has(envelope!) ? envelope : null;
 }
 
 /** A resource's id property, envelopes and server-only fields, read from its create body and its item answer. */
@@ -217,8 +234,11 @@ function pathParameterSchema(spec: LoadedDocument, path: string, name: string): 
   const pathItem = deref(spec, spec.document.paths?.[path]);
   const operations = Object.values(pathItem).filter(isSchema);
   const listed = [pathItem.parameters, ...operations.map((operation) => operation.parameters)].flatMap((list) => (Array.isArray(list) ? list : []));
-  const parameter = listed.map((entry) => followRefs(spec, entry, '').value).find((entry) => isSchema(entry) && entry.in === 'path' && entry.name === name);
-  return isSchema(parameter) ? deref(spec, parameter.schema) : undefined;
+  // Operations of one path may declare the parameter differently (Digitalocean's DELETE says
+  // `format: uuid` where its GET says string): the one that says most is the one every id must fit.
+  const declared = listed.map((entry) => followRefs(spec, entry, '').value).filter((entry) => isSchema(entry) && entry.in === 'path' && entry.name === name);
+  const schemas = declared.map((parameter) => deref(spec, (parameter as Schema).schema));
+  return schemas.find((schema) => !isOpenString(schema)) ?? schemas[0];
 }
 
 /** What draws ids from the operation's answer data generated afresh (not its examples): `idField` of the item. */
