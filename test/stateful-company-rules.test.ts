@@ -108,6 +108,7 @@ components:
         name: { type: string }
         labels: { type: object, additionalProperties: { type: string } }
         owners: { type: object, additionalProperties: { type: string } }
+        due: { type: object, nullable: true, properties: { date: { type: string } } }
     Folder:
       type: object
       required: [id, owners]
@@ -116,6 +117,7 @@ components:
         name: { type: string }
         labels: { type: object, additionalProperties: { type: string } }
         owners: { type: array, items: { type: object, properties: { login: { type: string } } }, example: [{ login: ada }] }
+        due: { type: object, nullable: true, properties: { date: { type: string } }, example: { date: '2024-01-01' } }
 `;
 
 interface Case {
@@ -143,7 +145,7 @@ const CASES: Case[] = [
   { rule: 'a one-word parameter ending in a known name takes that name ({username} -> name)', collection: '/users', body: { name: 'ada', email: 'ada@example.com' }, second: { name: 'bob' }, idProperty: 'name', id: 'ada' },
   { rule: 'a path parameter with format uuid makes uuid ids where the property leaves the string open', collection: '/volumes', body: { size: 10 }, second: { size: 20 }, idProperty: 'id', id: UUID },
   { rule: 'an envelope named like the path parameter is an envelope, not the id, and an ipv4 id is generated as an address', collection: '/floating_ips', body: { region: 'nyc3' }, second: { region: 'ams3' }, envelope: 'floating_ip', idProperty: 'ip', id: /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, listField: 'floating_ips' },
-  { rule: 'a page object lists its items in the array that holds the id, fields filled by the create read back, maps carried as sent', collection: '/folders', body: { name: 'Docs', labels: { team: 'web' }, owners: { ada: 'owner' } }, second: { name: 'More' }, idProperty: 'id', id: '1', listField: 'entries', answered: { labels: { team: 'web' }, owners: [{ login: 'ada' }] } },
+  { rule: 'a page object lists its items in the array that holds the id, fields filled by the create read back, maps carried as sent, a null kept null', collection: '/folders', body: { name: 'Docs', labels: { team: 'web' }, owners: { ada: 'owner' }, due: null }, second: { name: 'More' }, idProperty: 'id', id: '1', listField: 'entries', answered: { labels: { team: 'web' }, owners: [{ login: 'ada' }], due: null } },
   { rule: 'a create whose answer has no envelope answers the bare item, with the id reads take', collection: '/runs', body: { name: 'nightly' }, second: { name: 'weekly' }, createdEnvelope: null, envelope: 'run', idProperty: 'run_uuid', id: UUID, listField: 'runs' },
 ];
 

@@ -86,12 +86,11 @@ export function answerFromState(
 /**
  * The change to store once the answer is built: a created or updated item keeps what its answer
  * showed (fields the answer filled from the example or generated data, or showed in its own form),
- * so later reads answer what this answer did. Unchanged when the answer broke its schema.
+ * so later reads answer what this answer did (the answer went out, whatever the self-check said).
  */
 export function storedAsAnswered(choice: Extract<Choice, { kind: 'state' }>, answer: BuiltResponse): StateChange | null {
   const { change, identity } = choice;
   if (change === null || change.item === null || identity === null) return change;
-  if (answer.bodyViolations === null || answer.bodyViolations.length > 0) return change;
   const whole = answer.body;
   const shown = identity.envelope !== null && isExactObject(whole) ? whole[identity.envelope] : whole;
   const stored = parseItem(change.item);

@@ -8,9 +8,11 @@ import { deref, objectView, schemaTypes, type Schema } from './schema-view.js';
 import type { LoadedDocument } from './load-document.js';
 import { setOwn } from '../common/json-value.js';
 
+// `nullable`: a null source is carried as null (a stored `date_value: null` stays null), not
+// replaced by the fallback's object.
 type Plan =
-  | { kind: 'object'; fields: Array<{ name: string; plan: Plan; required: boolean; serverSet: boolean }> }
-  | { kind: 'array'; items: Plan }
+  | { kind: 'object'; fields: Array<{ name: string; plan: Plan; required: boolean; serverSet: boolean }>; nullable: boolean }
+  | { kind: 'array'; items: Plan; nullable: boolean }
   | { kind: 'value' };
 
 /** Projects `source`; `fallback` is called (at most once per level) only when something is missing. */
@@ -58,7 +60,7 @@ function compilePlan(spec: LoadedDocument, raw: unknown, request: Schema, memo: 
   // (Not the answer itself: a body sharing nothing with it is answered by the example instead.)
   if (nested && view && view.properties.size === 0 && schema.additionalProperties !== false) return { kind: 'value' };
   if (view) {
-    const plan = remember<Extract<Plan, { kind: 'object' }>>({ kind: 'object', fields: [] });
+    const plan = remember<Extract<Plan, { kind: 'object' }>>({ kind: 'object', fields: [], nullable: schemaTypes(schema).includes('null') });
     // The request's own fields at this level; none known (no request schema, a free-form object,
     // oneOf alternatives) means no field is taken for the server's alone.
     const sent = request === UNKNOWN ? null : objectView(spec, request);
@@ -76,7 +78,7 @@ function compilePlan(spec: LoadedDocument, raw: unknown, request: Schema, memo: 
     return plan;
   }
   if (schemaTypes(schema).includes('array') && schema.items !== undefined) {
-    const plan = remember<Extract<Plan, { kind: 'array' }>>({ kind: 'array', items: { kind: 'value' } });
+    const plan = remember<Extract<Plan, { kind: 'array' }>>({ kind: 'array', items: { kind: 'value' }, nullable: schemaTypes(schema).includes('null') });
     const requestItems = schemaTypes(request).includes('array') && request.items !== undefined ? deref(spec, request.items) : UNKNOWN;
     plan.items = compilePlan(spec, schema.items, requestItems, memo);
     return plan;
@@ -85,6 +87,7 @@ function compilePlan(spec: LoadedDocument, raw: unknown, request: Schema, memo: 
 }
 
 function apply(plan: Plan, source: unknown, fallback: () => unknown): unknown {
+  if (source === null && plan.kind !== 'value' && plan.nullable) return null;
   switch (plan.kind) {
     case 'value':
       return source;
