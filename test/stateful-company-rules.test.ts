@@ -4,7 +4,8 @@
 // a path parameter that says more than the property, an id of a format (ipv4) generated as the
 // format asks, an envelope named like the parameter, a page object whose first array is not the
 // items, fields the create answer filled in (or showed in another form) read back as answered,
-// maps carried as sent, and a create answering without the reads' envelope. Same requests, same bytes.
+// maps carried as sent, and a create answering without the reads' envelope. Same requests, same
+// bytes. A paged list answers the page asked for, its links ending where the store does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
 import { request, type TestResponse } from './helpers/http.js';
@@ -73,8 +74,27 @@ ${resource('/runs', '/runs/{run_uuid}', {
   list: "{ type: object, properties: { runs: { type: array, items: { $ref: '#/components/schemas/Run' } } } }",
   read: "{ type: object, properties: { run: { $ref: '#/components/schemas/Run' } } }",
 })}
+  /notes:
+    post:
+      ${created('{ type: object, properties: { text: { type: string } } }', "{ $ref: '#/components/schemas/Note' }")}
+    get:
+      parameters:
+        - { name: page, in: query, schema: { type: integer, default: 1 } }
+        - { name: per_page, in: query, schema: { type: integer, default: 30 } }
+      responses:
+        '200':
+          description: a page of notes
+          headers: { Link: { schema: { type: string }, example: '<https://api.example.com/notes?page=2>; rel="next"' } }
+          content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Note' } } } }
+  /notes/{note_id}:
+    ${pathParameters('note_id')}
+    get:
+      responses: { '200': { description: one, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
 components:
   schemas:
+    Note:
+      type: object
+      properties: { id: { type: integer }, text: { type: string } }
     Run:
       type: object
       properties: { run_uuid: { type: string, format: uuid }, name: { type: string } }
@@ -219,5 +239,19 @@ describe('stateless lists of nullable ids', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('a paged list in stateful mode', () => {
+  it('answers the page asked for, with next and last links that end at the pages the store fills', async () => {
+    for (const text of ['a', 'b', 'c']) expect((await request(`${stub.url}/notes`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ text }) })).status).toBe(201);
+    const first = await request(`${stub.url}/notes?per_page=2`);
+    expect(first.status).toBe(200);
+    expect(first.json.map((note: any) => note.text)).toEqual(['a', 'b']);
+    const host = new URL(stub.url).host;
+    expect(first.headers.get('link')).toBe(`<http://${host}/notes?per_page=2&page=2>; rel="next", <http://${host}/notes?per_page=2&page=2>; rel="last"`);
+    const last = await request(`${stub.url}/notes?per_page=2&page=2`);
+    expect(last.json.map((note: any) => note.text)).toEqual(['c']);
+    expect(last.headers.get('link')).not.toContain('rel="next"');
   });
 });

@@ -26,7 +26,8 @@ interface PathShape {
 
 const shapes = new WeakMap<CompiledOperation, PathShape>();
 
-export function agreeWithRequest(operation: CompiledOperation, choice: Choice, answer: BuiltResponse, pathParams: Record<string, string>): BuiltResponse {
+/** `page`: the page asked for (`?page=2`), 1 when none: the items of later pages get ids of their own. */
+export function agreeWithRequest(operation: CompiledOperation, choice: Choice, answer: BuiltResponse, pathParams: Record<string, string>, page = 1): BuiltResponse {
   // An example asked for by name is served as written; fixtures and the state are their own
   // answers. An echo whose numbers are kept exact (above 2^53) is left as it is: rare, and a copy
   // would have to carry its raw numbers.
@@ -42,7 +43,7 @@ export function agreeWithRequest(operation: CompiledOperation, choice: Choice, a
   if (shape.params.length === 0 && !holdsStructure(answer.body)) return answer;
   const fits = (value: unknown) => validate(value, undefined).length === 0;
   const body = structuredClone(answer.body) as JsonObject | unknown[];
-  const changed = reflectPath(body, shape, pathParams, fits) | distinctItems(body, fits);
+  const changed = reflectPath(body, shape, pathParams, fits) | distinctItems(body, fits, page);
   return changed ? { ...answer, body, bodyViolations: [] } : answer;
 }
 
@@ -115,19 +116,29 @@ function typed(before: unknown, key: string, text: string): unknown {
   return text;
 }
 
-/** Gives each item of a list its own id where two share one; 1 when something changed. */
-function distinctItems(body: JsonObject | unknown[], fits: (value: unknown) => boolean): number {
+/**
+ * Gives each item of a list its own id where two share one, and every item of a page after the
+ * first an id of its own (a client that pages through sees no item twice); 1 when something changed.
+ */
+function distinctItems(body: JsonObject | unknown[], fits: (value: unknown) => boolean, page: number): number {
   const list = listOf(body);
-  if (list === null || list.length < 2 || !list.every(isObject)) return 0;
+  if (list === null || list.length < (page > 1 ? 1 : 2) || !list.every(isObject)) return 0;
   const items = list as JsonObject[];
   const key = findIdKey(scalarKeys(items[0]), ID_NAMES);
   if (key === null) return 0;
+  // A second identity items are read by (GitHub's issue `number` beside its `id`) is kept distinct too.
+  const second = key !== 'number' && typeof items[0].number === 'number' ? distinctBy(items, 'number', page, fits, body) : 0;
+  return distinctBy(items, key, page, fits, body) | second;
+}
+
+function distinctBy(items: JsonObject[], key: string, page: number, fits: (value: unknown) => boolean, body: unknown): number {
   const seen = new Set<unknown>();
   const before = items.map((item) => item[key]);
   let changed = 0;
+  const offset = (page - 1) * items.length;
   items.forEach((item, index) => {
-    if (seen.has(item[key])) {
-      const value = anotherId(item[key], index, seen);
+    if (seen.has(item[key]) || offset > 0) {
+      const value = anotherId(item[key], offset + index, seen);
       if (value !== undefined) {
         item[key] = value;
         changed = 1;

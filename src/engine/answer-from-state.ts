@@ -12,6 +12,7 @@ import { identityOf, isExactObject, parseExactJson, stringifyExact } from '../co
 import type { ExactJson } from '../common/plain-http.js';
 import type { BuiltResponse, Choice, Refusal, StateChange, StoredState } from './engine-types.js';
 import { stateRefusals } from './refusals.js';
+import { pageAsked } from './links-on-stub.js';
 import { setOwn } from '../common/json-value.js';
 
 const NO_ITEMS: ReadonlyMap<string, string> = new Map();
@@ -33,14 +34,20 @@ export function answerFromState(
   const { resource } = action;
   const items = state.get(resource.name) ?? NO_ITEMS;
   const identity = { field: resource.idField, envelope: action.envelope };
-  const respond = (value: unknown, change: StateChange | null, isItem = true): Choice => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null });
+  const respond = (value: unknown, change: StateChange | null, isItem = true): Extract<Choice, { kind: 'state' }> => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null });
 
   if (action.kind === 'list') {
     // Only the items answered are parsed: one page of a full store costs one page.
     const limit = action.limitParam ? query.get('limit') : null;
-    const texts = limit !== null && /^\d+$/.test(limit) ? first(items.values(), Number(limit)) : [...items.values()];
+    const paging = action.paging;
+    // A paged list (`?page=2&per_page=30`) answers that page, and its links end at the last one.
+    const size = paging ? (query.get(paging.size) !== null ? pageAsked(query, paging.size) : paging.defaultSize) : 0;
+    const skip = paging ? (pageAsked(query, paging.page) - 1) * size : 0;
+    const texts = paging ? first(items.values(), skip + size).slice(skip)
+      : limit !== null && /^\d+$/.test(limit) ? first(items.values(), Number(limit)) : [...items.values()];
     const listed = texts.map(parseItem);
-    return respond(action.listField === null ? listed : { [action.listField]: listed }, null, false);
+    const answer = respond(action.listField === null ? listed : { [action.listField]: listed }, null, false);
+    return paging ? { ...answer, pages: Math.max(1, Math.ceil(items.size / size)) } : answer;
   }
   // An item is stored bare and answered in the document's envelope (`{"data": {...}}`).
   const answered = (item: unknown) => (action.envelope === null ? item : { [action.envelope]: item });

@@ -57,7 +57,7 @@ export type Choice =
    * to make. `identity`: an item's id property (and envelope), kept even where the answer's schema
    * does not declare it, so the client learns the id it must use; null for a list.
    */
-  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null; identity: StateIdentity | null };
+  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null; identity: StateIdentity | null; pages?: number };
 
 /** Where an item answered from the state carries its id: `gid` inside `data` of `{"data": {...}}`. */
 export interface StateIdentity {
@@ -80,6 +80,8 @@ export interface BuiltResponse {
   plan: ResponsePlan | null;
   /** The body's violations of its schema when the builder already checked it (echoes), else null. */
   bodyViolations: string[] | null;
+  /** A stateful list's page count (the store's items over the page size); pagination links end there. */
+  pages?: number;
 }
 
 /** Resource name -> item identity -> the item as JSON text (numbers exact), in insertion order. */

@@ -18,7 +18,7 @@ import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
 import { answerFromState, storedAsAnswered } from './answer-from-state.js';
 import { agreeWithRequest } from './agree-with-request.js';
-import { keepLinksOnStub } from './links-on-stub.js';
+import { keepLinksOnStub, pageAsked } from './links-on-stub.js';
 import { conditionalGet } from './conditional-get.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import type { Resources } from '../openapi/compile-resources.js';
@@ -131,7 +131,7 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
     if (error instanceof SchemaTooComplexError) return refused(serverRefusals.tooComplex(choice.plan?.schemaPointer ?? ''), operation);
     throw error;
   }
-  const answer = keepLinksOnStub(agreeWithRequest(operation, choice, built, pathParams), request, query, state.compiled.serverOrigins);
+  const answer = keepLinksOnStub(agreeWithRequest(operation, choice, built, pathParams, pageAsked(query)), request, query, state.compiled.serverOrigins);
   const problems = selfCheck(answer, operation.key, policy.checkEveryAnswer);
   //    Prism sends only text as text/*.
   if (policy.onlyTextAsText && answer.body !== undefined && typeof answer.body !== 'string' && answer.contentType?.toLowerCase().startsWith('text/')) {

@@ -51,6 +51,8 @@ export interface ResourceAction {
   listField: string | null;
   /** list: the operation documents a `limit` query parameter, so it is honoured. */
   limitParam: boolean;
+  /** list: the page and page-size query parameters it documents (`page`, `per_page`) and the size's default. */
+  paging?: { page: string; size: string; defaultSize: number } | null;
   /**
    * The envelope this operation's answer wraps the item in: the resource's, unless this answer's
    * own schema has no such property (a create answering a bare `{"test_case_uuid": ...}` where
@@ -108,7 +110,7 @@ export function compileResources(spec: LoadedDocument, operations: readonly Comp
     if (create) bind(actions, resource, create, { ...plain, kind: 'create', envelope: envelopeOf(spec, create, resource) });
     if (list) {
       const listField = listFieldOf(spec, list, resource.idField);
-      if (listField !== undefined) bind(actions, resource, list, { ...plain, kind: 'list', listField, limitParam: hasQueryParameter(spec, list, 'limit') });
+      if (listField !== undefined) bind(actions, resource, list, { ...plain, kind: 'list', listField, limitParam: hasQueryParameter(spec, list, 'limit'), paging: pagingOf(spec, list) });
     }
     for (const method of itemOperations) {
       const operation = itemMethods.get(method)!;
@@ -224,6 +226,18 @@ function parametersOf(spec: LoadedDocument, operation: CompiledOperation): Schem
   const pathItem = deref(spec, spec.document.paths?.[operation.path]);
   const listed = [pathItem.parameters, operationObject(spec, operation).parameters].flatMap((list) => (Array.isArray(list) ? list : []));
   return listed.map((parameter) => deref(spec, parameter));
+}
+
+/** Names a page-size query parameter goes by, beside `page`. */
+const PAGE_SIZE_NAMES = ['per_page', 'page_size', 'pageSize', 'perPage', 'limit'];
+
+/** The `page` and page-size query parameters of a list operation; null unless it documents both. */
+function pagingOf(spec: LoadedDocument, operation: CompiledOperation): ResourceAction['paging'] {
+  const query = parametersOf(spec, operation).filter((parameter) => parameter.in === 'query');
+  const size = PAGE_SIZE_NAMES.map((name) => query.find((parameter) => parameter.name === name)).find((parameter) => parameter !== undefined);
+  if (!query.some((parameter) => parameter.name === 'page') || size === undefined) return null;
+  const fallback = deref(spec, size.schema).default;
+  return { page: 'page', size: String(size.name), defaultSize: typeof fallback === 'number' && Number.isInteger(fallback) && fallback > 0 ? fallback : 30 };
 }
 
 function hasQueryParameter(spec: LoadedDocument, operation: CompiledOperation, name: string): boolean {
