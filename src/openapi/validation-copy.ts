@@ -5,7 +5,7 @@
 // are marked for the stub's exact-integer keyword on the way (one walk over the document, not
 // two: on GitHub's 13 MB document each walk costs about 0.1 s of start-up).
 import { re2 } from './re2.js';
-import { escapePointerToken } from '../common/json-pointer.js';
+import { escapePointerToken, valueAtRef } from '../common/json-pointer.js';
 import { isObject } from '../common/json-value.js';
 import { branchDiscriminator, branchTags } from '../common/discriminator.js';
 import type { OpenApiVersion } from './load-document.js';
@@ -76,6 +76,10 @@ export function validationCopy(document: object, version: OpenApiVersion, file: 
       if (copy.type === undefined) copy.nullable = true;
     }
     if (Array.isArray(node.oneOf) && Array.isArray(copy.oneOf)) copy.oneOf = taggedBranches(document, node, copy.oneOf);
+    if (node.additionalProperties === false && Array.isArray(node.allOf)) allowBranchProperties(document, node, copy, (names) => warn(
+      { parent: path, key: 'additionalProperties' }, 'additionalProperties: false beside allOf',
+      `\`additionalProperties: false\` beside an \`allOf\` whose branches declare ${names.map((name) => `\`${name}\``).join(', ')}: as written no object with them is valid; they are allowed, as \`unevaluatedProperties: false\` would say`,
+    ));
     // `nullable: false` without a type says nothing (Ajv refuses it).
     if (copy.nullable === false && copy.type === undefined) delete copy.nullable;
     // OpenAPI 3.0's `nullable` only widens an explicit `type`; documents also write it beside
@@ -88,6 +92,36 @@ export function validationCopy(document: object, version: OpenApiVersion, file: 
     return copy;
   };
   return copyNode(document, null) as object;
+}
+
+/**
+ * A common authoring slip read as its author meant: `additionalProperties: false` only sees the
+ * schema's own `properties`, so beside an `allOf` whose branches declare the object's properties
+ * it refuses every object that has them (a shipping API's own valid creates got its 400). The
+ * branches' property names join the copy's own `properties` (unconstrained there: the branches
+ * still check them); `report` is told which, once per schema.
+ */
+function allowBranchProperties(document: object, node: Record<string, unknown>, copy: Record<string, unknown>, report: (names: string[]) => void): void {
+  const own = isObject(node.properties) ? node.properties : {};
+  const names = [...branchPropertyNames(document, node.allOf as unknown[], new Set())].filter((name) => !Object.hasOwn(own, name));
+  if (names.length === 0) return;
+  const properties: Record<string, unknown> = isObject(copy.properties) ? { ...copy.properties } : {};
+  for (const name of names) properties[name] = {};
+  copy.properties = properties;
+  report(names);
+}
+
+/** The property names the schemas of `branches` declare, their own `allOf`s and `$ref`s followed. */
+function branchPropertyNames(document: object, branches: unknown[], seen: Set<unknown>): Set<string> {
+  const names = new Set<string>();
+  for (let branch of branches) {
+    for (let hops = 0; isObject(branch) && typeof branch.$ref === 'string' && hops < 32; hops++) branch = valueAtRef(document, branch.$ref);
+    if (!isObject(branch) || seen.has(branch)) continue;
+    seen.add(branch);
+    if (isObject(branch.properties)) for (const name of Object.keys(branch.properties)) names.add(name);
+    if (Array.isArray(branch.allOf)) for (const name of branchPropertyNames(document, branch.allOf, seen)) names.add(name);
+  }
+  return names;
 }
 
 /**
