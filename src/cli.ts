@@ -44,6 +44,8 @@ Options:
                         from the document: POST /plants, then GET /plants/{id})
   --state-file FILE     stateful mode's resources, loaded at start and written after changes
                         (implies --stateful)
+  --seed-items N        stateful mode starts with the list examples' items and N generated
+                        items per resource (default 0; a state file that holds state wins)
   --webhook NAME=URL    send the document's webhook NAME (its key under webhooks) to URL;
                         repeatable
   --callback-hosts H,…  hosts callbacks may reach, * for any (default: this machine when
@@ -99,6 +101,7 @@ const OPTIONS = {
   'coverage-out': { type: 'string' },
   workers: { type: 'string' },
   stateful: { type: 'boolean' },
+  'seed-items': { type: 'string' },
   'state-file': { type: 'string' },
   'state-store': { type: 'string' },
   webhook: { type: 'string', multiple: true },
@@ -182,6 +185,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     strict: values.strict,
     stateful: values.stateful,
     stateFile: values['state-file'],
+    seedItems: integer('--seed-items', values['seed-items']),
     stateStore: values['state-store'],
     webhooks: webhookTargets(values.webhook ?? []),
     callbackHosts: values['callback-hosts']?.split(',').map((host) => host.trim()),
@@ -314,7 +318,7 @@ async function reportCoverage(options: StubOptions, report: CoverageReport, writ
 const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', maxStateBytes: '--max-state', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
-  coverageOut: '--coverage-out', stateFile: '--state-file', stateStore: '--state-store', webhooks: '--webhook', callbackHosts: '--callback-hosts',
+  coverageOut: '--coverage-out', stateFile: '--state-file', seedItems: '--seed-items', stateStore: '--state-store', webhooks: '--webhook', callbackHosts: '--callback-hosts',
   proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', drainMs: '--drain-ms', compat: '--compat',
 };
 

@@ -1,8 +1,8 @@
 // GitHub's own client (@octokit/rest) pointed at the stub serving GitHub's document
 // (@octokit/openapi), as a frontend team would: what it reads answers the numbers, refs and paths
 // it asked for, `paginate` follows the Link header and ends on the stub, a conditional request
-// with the ETag it was given is a 304; in stateful mode it creates, reads, updates and pages
-// through the issues it made.
+// with the ETag it was given is a 304; in stateful mode it finds the documented example issue,
+// creates, reads, updates and pages through the issues it made.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Octokit } from '@octokit/rest';
@@ -76,7 +76,7 @@ describe('@octokit/rest against the stateful stub', () => {
   }, 60_000);
   afterAll(async () => { await stub?.close(); });
 
-  it('creates issues with new numbers, reads and updates them by number, and pages through exactly those made', async () => {
+  it('starts with the documented example issue, creates issues with new numbers, reads and updates them by number, and pages through them all', async () => {
     const milk = await octokit.rest.issues.create({ ...REPO, title: 'Buy milk' });
     const dog = await octokit.rest.issues.create({ ...REPO, title: 'Walk the dog' });
     const bread = await octokit.rest.issues.create({ ...REPO, title: 'Bake bread' });
@@ -93,7 +93,7 @@ describe('@octokit/rest against the stateful stub', () => {
 
     const listed = await octokit.paginate(octokit.rest.issues.listForRepo, { ...REPO, per_page: 2 });
     expect(listed.map((issue) => [issue.number, issue.title])).toEqual([
-      [milk.data.number, 'Buy oat milk'], [dog.data.number, 'Walk the dog'], [bread.data.number, 'Bake bread'],
+      [1347, 'Found a bug'], [milk.data.number, 'Buy oat milk'], [dog.data.number, 'Walk the dog'], [bread.data.number, 'Bake bread'],
     ]);
   });
 

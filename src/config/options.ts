@@ -58,6 +58,12 @@ export interface StubOptions {
   /** Stateful mode's resources are loaded from this file at start and written to it after changes (implies `stateful`). */
   stateFile?: string;
   /**
+   * Stateful mode starts with data: each resource holds the items of its list operation's
+   * documented example, plus this many generated, valid, distinct items. A state file or store
+   * that holds state wins over both. Default 0.
+   */
+  seedItems?: number;
+  /**
    * `redis://HOST:PORT/DB`: several stub instances share the stateful store, the journal,
    * coverage and the sticky scenario through this Redis server, and act as one.
    */
@@ -152,6 +158,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     cors: options.cors ?? DEFAULTS.cors,
     stateful: options.stateful ?? options.stateFile !== undefined,
     stateFile: options.stateFile,
+    seedItems: options.seedItems ?? 0,
     stateStore: options.stateStore,
     webhooks: options.webhooks ?? {},
     callbackHosts: options.callbackHosts ?? null,
@@ -185,6 +192,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);
   wholeNumber('proxyTimeoutMs', resolved.proxyTimeoutMs, 1, 600_000);
   wholeNumber('drainMs', resolved.drainMs, 0, 600_000);
+  wholeNumber('seedItems', resolved.seedItems, 0, 1000);
   if (resolved.seed !== undefined) wholeNumber('seed', resolved.seed, 0, 2 ** 31 - 1);
   if (resolved.tokens.some((token) => typeof token !== 'string' || token.trim() === '' || /\s/.test(token))) {
     throw new ConfigError('tokens', 'each token must be a non-empty string without spaces');

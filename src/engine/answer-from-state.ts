@@ -156,7 +156,7 @@ function first(values: Iterable<string>, count: number): string[] {
 }
 
 /** A schema-valid identity not yet taken: one above the largest integer identity, a uuid, or one drawn like the schema's example. */
-function newIdentity(resource: Resource, items: ReadonlyMap<string, string>): number | string {
+export function newIdentity(resource: Resource, items: ReadonlyMap<string, string>): number | string {
   // Drawn from the resource and the count of its items, never from the system's randomness: the
   // same requests give the same ids.
   const draw = (attempt: number) => `${resource.name}\u0000${items.size}\u0000${attempt}`;

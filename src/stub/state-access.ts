@@ -14,6 +14,7 @@ import type { PlainRequest } from '../common/plain-http.js';
 import { LocalStateStore, stateBytes, type Applied, type StateStore } from './state-store.js';
 import { checkStateFile, readStateFile, StateFileWriter } from './state-file.js';
 import { stateFromJson, stateToJson } from './state-document.js';
+import { seedState } from '../engine/seed-state.js';
 import { ClusterWhole } from './cluster-whole.js';
 import type { WholeServer } from './whole-server.js';
 import type { ServedVersion } from './served-version.js';
@@ -50,10 +51,10 @@ export class StateAccess {
     if (whole) return new StateAccess(version, whole.store, null, options.maxStateBytes);
     let stateFile: StateFileWriter | null = null;
     const store = new LocalStateStore(() => stateFile?.changed(), options.maxStateBytes);
-    if (options.stateFile !== undefined) {
-      store.replace(readStateFile(options.stateFile, resources));
-      stateFile = new StateFileWriter(options.stateFile, () => store.read(), warn);
-    }
+    const loaded = options.stateFile === undefined ? null : readStateFile(options.stateFile, resources);
+    // A state file that holds state wins over the seed (the list examples, --seed-items).
+    store.replace(loaded !== null && [...loaded.values()].some((items) => items.size > 0) ? loaded : seedState(version.current.compiled.operations, resources, options.seedItems));
+    if (options.stateFile !== undefined) stateFile = new StateFileWriter(options.stateFile, () => store.read(), warn);
     return new StateAccess(version, store, stateFile, options.maxStateBytes);
   }
 

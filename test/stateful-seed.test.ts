@@ -1,0 +1,141 @@
+// A stateful demo starts with data: each resource holds the items of its list operation's
+// documented example (a bare array or an envelope's), and `seedItems` (`--seed-items N`) adds N
+// generated items per resource, each valid, with its own id, readable by it. A state file that
+// holds state wins over the seed; one that holds none (or is not there yet) is seeded.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStubOn } from './helpers/document-stub.js';
+import { runCli, startCli } from './helpers/cli.js';
+import { request } from './helpers/http.js';
+import { documentHead, pathParameters } from './helpers/company-shapes.js';
+import type { StubOptions } from '../src/index.js';
+
+const DOCUMENT = `
+${documentHead('Seeded')}
+  /plants:
+    get:
+      responses:
+        '200':
+          description: plants
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: '#/components/schemas/Plant' } }
+              example: [{ id: 1, name: Monstera }, { id: 2, name: Fern }]
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Plant' } } } }
+      responses: { '201': { description: created, content: { application/json: { schema: { $ref: '#/components/schemas/Plant' } } } } }
+  /plants/{id}:
+    ${pathParameters('id')}
+    get:
+      responses:
+        '200': { description: a plant, content: { application/json: { schema: { $ref: '#/components/schemas/Plant' } } } }
+        '404': { description: none }
+  /tasks:
+    get:
+      responses:
+        '200':
+          description: tasks
+          content:
+            application/json:
+              schema: { type: object, properties: { data: { type: array, items: { $ref: '#/components/schemas/Task' } } } }
+              example: { data: [{ gid: '12345', name: Bug Task }] }
+    post:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { data: { $ref: '#/components/schemas/Task' } } } } } }
+      responses: { '201': { description: created, content: { application/json: { schema: { type: object, properties: { data: { $ref: '#/components/schemas/Task' } } } } } } }
+  /tasks/{task_gid}:
+    ${pathParameters('task_gid')}
+    get:
+      responses:
+        '200': { description: a task, content: { application/json: { schema: { type: object, properties: { data: { $ref: '#/components/schemas/Task' } } } } } }
+        '404': { description: none }
+components:
+  schemas:
+    Plant:
+      type: object
+      required: [name]
+      properties: { id: { type: integer, minimum: 1 }, name: { type: string, minLength: 1 } }
+    Task:
+      type: object
+      properties: { gid: { type: string }, name: { type: string } }
+`;
+
+const cases: Array<{ name: string; options: StubOptions; plants: unknown[]; tasks: number }> = [
+  { name: 'the list examples alone', options: {}, plants: [{ id: 1, name: 'Monstera' }, { id: 2, name: 'Fern' }], tasks: 1 },
+  { name: 'the list examples and 3 generated items each', options: { seedItems: 3 }, plants: [{ id: 1, name: 'Monstera' }, { id: 2, name: 'Fern' }], tasks: 4 },
+];
+
+describe('a stateful stub starts with data', () => {
+  it.each(cases)('holds $name', async ({ options, plants, tasks }) => {
+    const stub = await startStubOn(DOCUMENT, { stateful: true, seed: 5, ...options });
+    try {
+      const listed = await request(`${stub.url}/plants`);
+      expect(listed.status).toBe(200);
+      expect(listed.json.slice(0, 2)).toEqual(plants);
+      const generated = listed.json.slice(2);
+      expect(generated.length).toBe(options.seedItems ?? 0);
+      expect(generated.map((plant: any) => plant.id)).toEqual(generated.map((_: unknown, i: number) => 3 + i));
+      for (const plant of listed.json) {
+        expect(typeof plant.name).toBe('string');
+        const read = await request(`${stub.url}/plants/${plant.id}`);
+        expect(read.status).toBe(200);
+        expect(read.json).toEqual(plant);
+      }
+      const taskList = await request(`${stub.url}/tasks`);
+      expect(taskList.json.data[0]).toEqual({ gid: '12345', name: 'Bug Task' });
+      const gids = taskList.json.data.map((task: any) => task.gid);
+      expect(gids.length).toBe(tasks);
+      expect(new Set(gids).size).toBe(tasks);
+      expect((await request(`${stub.url}/tasks/${gids[gids.length - 1]}`)).json.data.gid).toBe(gids[gids.length - 1]);
+      const created = await request(`${stub.url}/plants`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Ivy"}' });
+      expect(created.json).toEqual({ id: 3 + (options.seedItems ?? 0), name: 'Ivy' });
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+describe('a state file and the seed', () => {
+  let dir: string;
+  beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'seed-state-')); });
+  afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+  const fileCases = [
+    { name: 'a state file holding state wins over the seed', content: '{"/plants": [{"id": 9, "name": "Cactus"}]}', plants: [{ id: 9, name: 'Cactus' }] },
+    { name: 'a state file holding nothing is seeded', content: '{}', plants: [{ id: 1, name: 'Monstera' }, { id: 2, name: 'Fern' }] },
+    { name: 'a state file not there yet is seeded', content: null, plants: [{ id: 1, name: 'Monstera' }, { id: 2, name: 'Fern' }] },
+  ];
+  it.each(fileCases)('$name', async ({ name, content, plants }) => {
+    const file = join(dir, `${name.replace(/\W+/g, '-')}.json`);
+    if (content !== null) await writeFile(file, content);
+    const stub = await startStubOn(DOCUMENT, { stateFile: file });
+    try {
+      const listed = await request(`${stub.url}/plants`);
+      expect(listed.status).toBe(200);
+      expect(listed.json).toEqual(plants);
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+describe('--seed-items on the command line', () => {
+  it('starts with the examples and N generated items per resource', async () => {
+    const stub = await startStubOn(DOCUMENT);
+    const cli = await startCli(['--port', '0', '--no-watch', '--stateful', '--seed-items', '2', '--spec', stub.file, '--fixtures', join(dirname(stub.file), 'none')]);
+    try {
+      const listed = await request(`${cli.url}/plants`);
+      expect(listed.json.map((plant: any) => plant.id)).toEqual([1, 2, 3, 4]);
+    } finally {
+      await cli.stop();
+      await stub.close();
+    }
+  });
+
+  it('refuses a count that is not a whole number, naming the flag', async () => {
+    const run = await runCli(['--port', '0', '--no-watch', '--stateful', '--seed-items', 'many']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('--seed-items');
+  });
+});
