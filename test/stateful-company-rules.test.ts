@@ -5,7 +5,8 @@
 // format asks, an envelope named like the parameter, a page object whose first array is not the
 // items, fields the create answer filled in (or showed in another form) read back as answered,
 // maps carried as sent, and a create answering without the reads' envelope. Same requests, same
-// bytes. A paged list answers the page asked for, its links ending where the store does.
+// bytes. A paged list answers the page asked for, its links ending where the store does; a
+// resource without a POST is created by a PUT to a new id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
 import { request, type TestResponse } from './helpers/http.js';
@@ -74,6 +75,18 @@ ${resource('/runs', '/runs/{run_uuid}', {
   list: "{ type: object, properties: { runs: { type: array, items: { $ref: '#/components/schemas/Run' } } } }",
   read: "{ type: object, properties: { run: { $ref: '#/components/schemas/Run' } } }",
 })}
+  /keys:
+    get:
+      responses: { '200': { description: keys, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Key' } } } } } }
+  /keys/{key_id}:
+    ${pathParameters('key_id')}
+    get:
+      responses:
+        '200': { description: one, content: { application/json: { schema: { $ref: '#/components/schemas/Key' } } } }
+        '404': { description: none }
+    put:
+      requestBody: { content: { application/json: { schema: { type: object, properties: { value: { type: string } } } } } }
+      responses: { '200': { description: stored, content: { application/json: { schema: { $ref: '#/components/schemas/Key' } } } } }
   /notes:
     post:
       ${created('{ type: object, properties: { text: { type: string } } }', "{ $ref: '#/components/schemas/Note' }")}
@@ -92,6 +105,9 @@ ${resource('/runs', '/runs/{run_uuid}', {
       responses: { '200': { description: one, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
 components:
   schemas:
+    Key:
+      type: object
+      properties: { key_id: { type: string }, value: { type: string } }
     Note:
       type: object
       properties: { id: { type: integer }, text: { type: string } }
@@ -253,5 +269,19 @@ describe('a paged list in stateful mode', () => {
     const last = await request(`${stub.url}/notes?per_page=2&page=2`);
     expect(last.json.map((note: any) => note.text)).toEqual(['c']);
     expect(last.headers.get('link')).not.toContain('rel="next"');
+  });
+});
+
+describe('a resource created by PUT (no POST on its collection)', () => {
+  it('creates the item at the id its path names, then reads, lists and replaces it', async () => {
+    const put = (id: string, value: string) => request(`${stub.url}/keys/${id}`, { method: 'PUT', headers: JSON_TYPE, body: JSON.stringify({ value }) });
+    expect((await request(`${stub.url}/keys/colour`)).status).toBe(404);
+    const created = await put('colour', 'green');
+    expect(created.status).toBe(200);
+    expect(created.json).toEqual({ key_id: 'colour', value: 'green' });
+    expect((await request(`${stub.url}/keys/colour`)).json).toEqual(created.json);
+    expect((await put('colour', 'blue')).json).toEqual({ key_id: 'colour', value: 'blue' });
+    await put('size', 'L');
+    expect((await request(`${stub.url}/keys`)).json).toEqual([{ key_id: 'colour', value: 'blue' }, { key_id: 'size', value: 'L' }]);
   });
 });

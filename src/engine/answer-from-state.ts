@@ -69,6 +69,8 @@ export function answerFromState(
 
   const id = pathParams[resource.idParam];
   const stored = items.get(id);
+  // A resource the document creates by PUT (no POST on the collection): a PUT to a new id makes it.
+  if (stored === undefined && action.kind === 'replace' && resource.operations.create === undefined) return putCreate(resource, items, id, body, respond, answered);
   if (stored === undefined) return notFound(operation, resource.name, resource.idParam, id);
   const current = parseItem(stored);
   switch (action.kind) {
@@ -88,6 +90,18 @@ export function answerFromState(
       return respond(answered(updated), { action: action.kind, resource: resource.name, id, item: stringifyExact(updated, true) });
     }
   }
+}
+
+/** The item a PUT to a new id creates, its id the path's (a number where the resource's ids are integers). */
+function putCreate(
+  resource: Resource, items: ReadonlyMap<string, string>, id: string, body: ExactJson | null,
+  respond: (value: unknown, change: StateChange | null) => Choice, answered: (item: unknown) => unknown,
+): Choice | Refusal | null {
+  const item = objectBody(body, resource.bodyEnvelope);
+  if (!item) return null;
+  if (items.size >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
+  item[resource.idField] = resource.idKind === 'integer' && /^-?(0|[1-9]\d{0,14})$/.test(id) ? Number(id) : id;
+  return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true) });
 }
 
 /**
