@@ -6,7 +6,8 @@
 // items, fields the create answer filled in (or showed in another form) read back as answered,
 // maps carried as sent, and a create answering without the reads' envelope. Same requests, same
 // bytes. A paged list answers the page asked for, its links ending where the store does; a
-// resource without a POST is created by a PUT to a new id.
+// resource without a POST is created by a PUT to a new id; a nested collection's items are its
+// parent's alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
 import { request, type TestResponse } from './helpers/http.js';
@@ -75,6 +76,18 @@ ${resource('/runs', '/runs/{run_uuid}', {
   list: "{ type: object, properties: { runs: { type: array, items: { $ref: '#/components/schemas/Run' } } } }",
   read: "{ type: object, properties: { run: { $ref: '#/components/schemas/Run' } } }",
 })}
+  /Accounts/{AccountSid}/Queues.json:
+    ${pathParameters('AccountSid')}
+    get:
+      responses: { '200': { description: queues, content: { application/json: { schema: { type: object, properties: { queues: { type: array, items: { $ref: '#/components/schemas/Queue' } } } } } } } }
+    post:
+      ${created('{ type: object, properties: { FriendlyName: { type: string } } }', "{ $ref: '#/components/schemas/Queue' }")}
+  /Accounts/{AccountSid}/Queues/{Sid}.json:
+    ${pathParameters('AccountSid', 'Sid')}
+    get:
+      responses:
+        '200': { description: one, content: { application/json: { schema: { $ref: '#/components/schemas/Queue' } } } }
+        '404': { description: none }
   /keys:
     get:
       responses: { '200': { description: keys, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Key' } } } } } }
@@ -105,6 +118,12 @@ ${resource('/runs', '/runs/{run_uuid}', {
       responses: { '200': { description: one, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } } }
 components:
   schemas:
+    Queue:
+      type: object
+      properties:
+        sid: { type: string, pattern: '^QU[0-9a-f]{32}$', example: QU0123456789abcdef0123456789abcdef }
+        account_sid: { type: string, example: AC0123456789abcdef0123456789abcdef }
+        FriendlyName: { type: string }
     Key:
       type: object
       properties: { key_id: { type: string }, value: { type: string } }
@@ -283,5 +302,22 @@ describe('a resource created by PUT (no POST on its collection)', () => {
     expect((await put('colour', 'blue')).json).toEqual({ key_id: 'colour', value: 'blue' });
     await put('size', 'L');
     expect((await request(`${stub.url}/keys`)).json).toEqual([{ key_id: 'colour', value: 'blue' }, { key_id: 'size', value: 'L' }]);
+  });
+});
+
+describe('a nested collection (Twilio\'s queues of an account)', () => {
+  it('keeps each account\'s items to itself: listed and read only under the account that made them', async () => {
+    const post = (account: string, name: string) => request(`${stub.url}/Accounts/${account}/Queues.json`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ FriendlyName: name }) });
+    const mine = await post('AC1', 'support');
+    const theirs = await post('AC2', 'sales');
+    expect(mine.status).toBe(201);
+    expect(mine.json.account_sid).toBe('AC1');
+    expect(theirs.json.account_sid).toBe('AC2');
+    const names = async (account: string) => (await request(`${stub.url}/Accounts/${account}/Queues.json`)).json.queues.map((q: any) => q.FriendlyName);
+    expect(await names('AC1')).toEqual(['support']);
+    expect(await names('AC2')).toEqual(['sales']);
+    expect(await names('AC3')).toEqual([]);
+    expect((await request(`${stub.url}/Accounts/AC1/Queues/${mine.json.sid}.json`)).json).toEqual(mine.json);
+    expect((await request(`${stub.url}/Accounts/AC2/Queues/${mine.json.sid}.json`)).status).toBe(404);
   });
 });

@@ -36,18 +36,22 @@ export function answerFromState(
   const identity = { field: resource.idField, envelope: action.envelope };
   const respond = (value: unknown, change: StateChange | null, isItem = true): Extract<Choice, { kind: 'state' }> => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null });
 
+  // A nested collection's items are its parent's alone (`/Accounts/{AccountSid}/Messages.json`).
+  const inScope = (item: unknown) => resource.scope.every(({ param, field }) => isExactObject(item) && String(item[field]) === pathParams[param]);
   if (action.kind === 'list') {
-    // Only the items answered are parsed: one page of a full store costs one page.
+    // Only the items answered are parsed: one page of a full store costs one page (a nested
+    // collection's are all parsed, to know which are its parent's).
+    const scoped = resource.scope.length === 0 ? null : [...items.values()].map(parseItem).filter(inScope);
+    const count = scoped?.length ?? items.size;
     const limit = action.limitParam ? query.get('limit') : null;
     const paging = action.paging;
     // A paged list (`?page=2&per_page=30`) answers that page, and its links end at the last one.
     const size = paging ? (query.get(paging.size) !== null ? pageAsked(query, paging.size) : paging.defaultSize) : 0;
     const skip = paging ? (pageAsked(query, paging.page) - 1) * size : 0;
-    const texts = paging ? first(items.values(), skip + size).slice(skip)
-      : limit !== null && /^\d+$/.test(limit) ? first(items.values(), Number(limit)) : [...items.values()];
-    const listed = texts.map(parseItem);
+    const take = paging ? skip + size : limit !== null && /^\d+$/.test(limit) ? Number(limit) : Infinity;
+    const listed = (scoped ?? first(items.values(), take).map(parseItem)).slice(skip, take);
     const answer = respond(action.listField === null ? listed : { [action.listField]: listed }, null, false);
-    return paging ? { ...answer, pages: Math.max(1, Math.ceil(items.size / size)) } : answer;
+    return paging ? { ...answer, pages: Math.max(1, Math.ceil(count / size)) } : answer;
   }
   // An item is stored bare and answered in the document's envelope (`{"data": {...}}`).
   const answered = (item: unknown) => (action.envelope === null ? item : { [action.envelope]: item });
@@ -64,15 +68,17 @@ export function answerFromState(
     if (items.has(id)) return duplicate(operation, resource.name, resource.idField, id);
     if (items.size >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
     addServerFields(operation, resource, action.envelope, item, id);
+    placeInScope(resource, item, pathParams);
     return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true) });
   }
 
   const id = pathParams[resource.idParam];
   const stored = items.get(id);
   // A resource the document creates by PUT (no POST on the collection): a PUT to a new id makes it.
-  if (stored === undefined && action.kind === 'replace' && resource.operations.create === undefined) return putCreate(resource, items, id, body, respond, answered);
+  if (stored === undefined && action.kind === 'replace' && resource.operations.create === undefined) return putCreate(resource, items, id, pathParams, body, respond, answered);
   if (stored === undefined) return notFound(operation, resource.name, resource.idParam, id);
   const current = parseItem(stored);
+  if (!inScope(current)) return notFound(operation, resource.name, resource.idParam, id);
   switch (action.kind) {
     case 'read':
       return respond(answered(current), null);
@@ -92,15 +98,26 @@ export function answerFromState(
   }
 }
 
+/** A nested collection's item carries its parent's path values in the properties they name. */
+function placeInScope(resource: Resource, item: Record<string, unknown>, pathParams: Record<string, string>): void {
+  for (const { param, field, integer } of resource.scope) item[field] = pathValue(pathParams[param], integer);
+}
+
+/** A path's text as the property holds it: a number where the property is an integer and the text one. */
+function pathValue(text: string, integer: boolean): string | number {
+  return integer && /^-?(0|[1-9]\d{0,14})$/.test(text) ? Number(text) : text;
+}
+
 /** The item a PUT to a new id creates, its id the path's (a number where the resource's ids are integers). */
 function putCreate(
-  resource: Resource, items: ReadonlyMap<string, string>, id: string, body: ExactJson | null,
+  resource: Resource, items: ReadonlyMap<string, string>, id: string, pathParams: Record<string, string>, body: ExactJson | null,
   respond: (value: unknown, change: StateChange | null) => Choice, answered: (item: unknown) => unknown,
 ): Choice | Refusal | null {
   const item = objectBody(body, resource.bodyEnvelope);
   if (!item) return null;
   if (items.size >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
-  item[resource.idField] = resource.idKind === 'integer' && /^-?(0|[1-9]\d{0,14})$/.test(id) ? Number(id) : id;
+  item[resource.idField] = pathValue(id, resource.idKind === 'integer');
+  placeInScope(resource, item, pathParams);
   return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true) });
 }
 

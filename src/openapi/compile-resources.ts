@@ -10,7 +10,7 @@ import type { LoadedDocument } from './load-document.js';
 import type { Validator } from './schema-compiler.js';
 import { followRefs } from './follow-ref.js';
 import { deref, isSchema, objectView, schemaTypes, type ObjectView, type Schema } from './schema-view.js';
-import { findIdKey, itemIdNames, resourceWord } from './id-property.js';
+import { findIdKey, itemIdNames, normalizedName, resourceWord } from './id-property.js';
 
 export type ResourceActionKind = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'delete';
 
@@ -40,6 +40,12 @@ export interface Resource {
   answerEnvelope: string | null;
   /** Properties the answers carry that requests never send (`created_at`, `size`): made at create time and stored with the item. */
   serverFields: string[];
+  /**
+   * The collection's parent path parameters and the item properties they name
+   * (`{AccountSid}` -> `account_sid`): an item belongs to the parent it was created under, and is
+   * listed and read only there. Parameters no property names do not scope.
+   */
+  scope: Array<{ param: string; field: string; integer: boolean }>;
   /** Which operation does what, for GET /__admin/resources. */
   operations: Partial<Record<ResourceActionKind, string>>;
 }
@@ -157,6 +163,12 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
   // Any other format (`ipv4`): each new id is generated, as the format asks.
   if (idKind === 'string' && typeof idSchemaView?.format === 'string' && drawId !== null) idKind = 'format';
   const sent = new Set(body.view?.properties.keys() ?? []);
+  const answerKeys = [...(answer.view?.properties.keys() ?? [])];
+  const scope = [...name.matchAll(/\{([^{}]+)\}/g)].flatMap(([, param]) => {
+    const field = findIdKey(answerKeys, [normalizedName(param)]);
+    if (field === null || field === idField) return [];
+    return [{ param, field, integer: schemaTypes(deref(spec, answer.view!.properties.get(field))).includes('integer') }];
+  });
   const serverFields = answer.view ? [...answer.view.properties.keys()].filter((key) => key !== idField && !sent.has(key)) : [];
   return {
     name,
@@ -171,6 +183,7 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
     answerEnvelope: answer.envelope,
     // Only when the create's answer documents them: a document whose answers echo the request has none.
     serverFields: create ? serverFields : [],
+    scope,
     operations: {},
   };
 }
