@@ -10,7 +10,7 @@ import type { LoadedDocument } from './load-document.js';
 import type { Validator } from './schema-compiler.js';
 import { followRefs } from './follow-ref.js';
 import { deref, isSchema, objectView, schemaTypes, type ObjectView, type Schema } from './schema-view.js';
-import { findIdKey, itemIdNames, normalizedName, resourceWord } from './id-property.js';
+import { findIdKey, itemIdNames, KEYED_BY_NAME, normalizedName, resourceWord } from './id-property.js';
 
 export type ResourceActionKind = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'delete';
 
@@ -141,7 +141,7 @@ function envelopeOf(spec: LoadedDocument, operation: CompiledOperation, resource
 
 /** A resource's id property, envelopes and server-only fields, read from its create body and its item answer. */
 function describeResource(spec: LoadedDocument, name: string, itemPath: string, idParam: string, create: CompiledOperation | null, read: CompiledOperation | null): Resource {
-  const names = itemIdNames(idParam, resourceWord(name));
+  const names = [...itemIdNames(idParam, resourceWord(name)), KEYED_BY_NAME];
   const body = unwrapped(spec, create ? jsonBodySchema(spec, create) : null, names);
   const answer = unwrapped(spec, schemaAt(spec, (read ?? create)?.success?.schemaPointer), names);
   const answerId = answer.view ? findIdKey(answer.view.properties.keys(), names) : null;

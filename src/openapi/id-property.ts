@@ -1,13 +1,16 @@
 // Which property carries a resource's identity, by the rules every layer shares: the property the
 // item path's parameter names, by its full name, its snake_case form or its last word
 // (`{task_gid}` -> `gid`, `{CallSid}` -> `call_sid` or `sid`, `{issue_number}` -> `number`),
-// else the usual id-like names (`id`, `gid`, `sid`, `uuid`, `key`, `<resource>_id`), and last
-// `name`: a resource with no id-like property at all is keyed by its name (DigitalOcean's tags,
-// `/v2/tags/{tag_id}` of `{name, resources}`). A parameter written as one word ending in a known
-// name counts that name too (`{username}` -> `name`).
+// else the usual id-like names (`id`, `gid`, `sid`, `uuid`, `key`, `<resource>_id`). A parameter
+// written as one word ending in a known name counts that name too (`{username}` -> `name`).
+// Stateful mode also keys a resource with no id-like property at all by its `name`
+// (KEYED_BY_NAME); a stateless answer's `name` is the document's, never the path's id.
 
 /** Names a resource's own identity goes by when no path parameter names it. */
 export const ID_NAMES: readonly string[] = ['id', 'gid', 'sid', 'uuid', 'key'];
+
+/** Stateful mode's last resort: DigitalOcean's tags (`/v2/tags/{tag_id}` of `{name, resources}`) are keyed by name. */
+export const KEYED_BY_NAME = 'name';
 
 /** Names a one-word parameter may end with (`username`, `accountsid`). */
 const SUFFIX_NAMES: readonly string[] = ['uuid', 'gid', 'sid', 'id', 'key', 'name', 'number'];
@@ -24,7 +27,6 @@ export function itemIdNames(param: string, resource: string | null): string[] {
   const suffix = SUFFIX_NAMES.find((name) => last.endsWith(name) && last !== name);
   const names = [normalizedName(param), last, ...(suffix ? [suffix] : []), ...ID_NAMES];
   if (resource !== null) names.push(normalizedName(`${resource}_id`));
-  names.push('name');
   return [...new Set(names)];
 }
 
