@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/config-error.js';
-import { DEFAULTS, type StubOptions } from './config/options.js';
+import { ADMIN_OFF_NOTE, DEFAULTS, type StubOptions } from './config/options.js';
 import { batchedSink } from './record/request-log.js';
 import { formatCoverage, type CoverageReport } from './record/coverage.js';
 import { formatDrift, type DriftReport } from './record/drift.js';
@@ -28,8 +28,8 @@ Options:
   --host H              address to bind (default ${DEFAULTS.host}, env HOST)
   --token T             accepted bearer token, repeatable (env STUB_TOKENS, comma-separated);
                         default: any non-empty token
-  --admin-token T       bearer token for /__admin (required when --host is not loopback;
-                        env STUB_ADMIN_TOKEN)
+  --admin-token T       bearer token for /__admin (required when --host is not loopback,
+                        where --compat prism turns /__admin off instead; env STUB_ADMIN_TOKEN)
   --seed N              another data set for generated data (default 0): the same
                         seed and request give the same bytes, across restarts too
   --max-body BYTES      largest request body (default ${DEFAULTS.maxBodyBytes})
@@ -292,8 +292,9 @@ async function main(): Promise<void> {
   // The method in a column of its own, then the URL a browser or curl can take as it is.
   for (const operation of compiled.operations.slice(0, LISTED_OPERATIONS)) lines.push(`  ${operation.method.padEnd(7)} ${running.url}${operation.path}`);
   const unlisted = compiled.operations.length - LISTED_OPERATIONS;
-  if (unlisted > 0) lines.push(`  … and ${unlisted.toLocaleString('en-US')} more operations: the admin page lists them all, ${running.url}/__admin/`);
-  lines.push(`  health: ${running.url}/__admin/health   journal: ${running.url}/__admin/requests`);
+  if (unlisted > 0) lines.push(`  … and ${unlisted.toLocaleString('en-US')} more operations${running.adminApi ? `: the admin page lists them all, ${running.url}/__admin/` : ''}`);
+  if (running.adminApi) lines.push(`  health: ${running.url}/__admin/health   journal: ${running.url}/__admin/requests`);
+  else lines.push(`  ${ADMIN_OFF_NOTE}`);
   if (compiled.stateful !== null) lines.push(`  ${compiled.stateful}`);
   // What loading said (notes, warnings) comes first, every time, not whenever the log's batch is due.
   logSink.flush();

@@ -1,13 +1,14 @@
 // --compat prism, over HTTP: each of Prism's conventions the mode takes on, as a table of cases,
 // with the stub's own answer to the same request beside it where the two differ (the default is
-// unchanged). Then Prism's command line: `plant-store-stub mock FILE -p … -h … -d --errors`.
+// unchanged). Then Prism's command line: `plant-store-stub mock FILE -p … -h … -d --errors`, and
+// that line bound beyond loopback without an admin token (the admin API is then off).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
-import { startCli, type StartedCli } from './helpers/cli.js';
+import { runCli, startCli, type StartedCli } from './helpers/cli.js';
 import { codeBlocks } from './helpers/doc-examples.js';
 import { createFetchHandler } from '../src/fetch.js';
 
@@ -301,5 +302,58 @@ describe('Prism\'s command line: `mock FILE -p PORT -h HOST -d --errors`', () =>
     const broken = await request(`${cli.url}/broken?__dynamic=false`);
     expect(broken.status).toBe(500);
     expect(broken.json.type).toBe('https://stoplight.io/prism/errors#VIOLATIONS');
+  });
+});
+
+// Beyond loopback without an admin token, Prism's line starts with /__admin off. The host is
+// `::ffff:127.0.0.1`: the loopback address written as IPv6, which the loopback rule does not count
+// as loopback (as it does not count 0.0.0.0), so the test takes the non-loopback path while
+// listening on this machine only.
+describe('Prism\'s command line bound beyond loopback: the admin API off unless STUB_ADMIN_TOKEN is set', () => {
+  const EXPOSED = '::ffff:127.0.0.1';
+  const OFF_LINE = '  admin API off: bound beyond this machine without an admin token; set STUB_ADMIN_TOKEN (or --admin-token) to turn it on';
+  let dir: string;
+  const args = (more: string[]) => ['mock', join(dir, 'openapi.yaml'), '-p', '0', '-h', EXPOSED, '--no-watch', '--quiet', '--fixtures', join(dir, 'none'), ...more];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'prism-exposed-'));
+    await writeFile(join(dir, 'openapi.yaml'), SPEC);
+  });
+
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const cases: { name: string; more: string[]; env: Record<string, string>; line: string | RegExp; admin: Record<string, string>; status: number; type: string | undefined }[] = [
+    { name: 'without a token it starts, says the admin API is off and how to turn it on, and answers /__admin as an unknown path', more: [], env: {}, line: OFF_LINE, admin: {}, status: 404, type: 'https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR' },
+    { name: 'with --workers 2 too, the start says the admin API is off and /__admin is an unknown path', more: ['--workers', '2'], env: {}, line: OFF_LINE, admin: {}, status: 404, type: 'https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR' },
+    { name: 'with STUB_ADMIN_TOKEN the admin API is on and takes the token', more: [], env: { STUB_ADMIN_TOKEN: 'admin-secret' }, line: /^ {2}health: http:\/\/\[::ffff:127\.0\.0\.1\]:\d+\/__admin\/health {3}journal: /, admin: { authorization: 'Bearer admin-secret' }, status: 200, type: undefined },
+    { name: 'with STUB_ADMIN_TOKEN the admin API refuses a request without the token', more: [], env: { STUB_ADMIN_TOKEN: 'admin-secret' }, line: /^ {2}health: /, admin: {}, status: 401, type: 'about:blank' },
+  ];
+  it.each(cases)('$name', async ({ more, env, line, admin, status, type }) => {
+    const cli = await startCli(args(more), { env });
+    try {
+      const lines = cli.stdout().split('\n');
+      expect(lines.filter((text) => /admin/.test(text))).toHaveLength(1);
+      const said = lines.find((text) => /admin/.test(text));
+      if (typeof line === 'string') expect(said).toBe(line);
+      else expect(said).toMatch(line);
+      const local = `http://127.0.0.1:${cli.port}`;
+      const answer = await request(`${local}/__admin/requests`, { headers: admin });
+      expect(answer.status).toBe(status);
+      expect(answer.json.type).toBe(type);
+      if (status === 404) expect(answer.json).toEqual({ ...(await request(`${local}/nowhere/requests`)).json, detail: expect.any(String) });
+      const api = await request(`${local}/pets`);
+      expect(api.status).toBe(200);
+      expect(api.json).toEqual({ name: 'string', age: 0, kind: 'cat' });
+    } finally {
+      await cli.stop();
+    }
+  });
+
+  it('the default mode still refuses that host without a token, naming the flag', async () => {
+    const run = await runCli(['--spec', join(dir, 'openapi.yaml'), '--port', '0', '--host', EXPOSED, '--no-watch', '--quiet']);
+    expect(run.code).not.toBe(0);
+    expect(run.code).not.toBeNull();
+    expect(run.stderr).toBe(`plant-store-stub: --host: binding to ${EXPOSED} exposes /__admin to the network; set an admin token (--admin-token) to protect it\n`);
+    expect(run.stdout).toBe('');
   });
 });

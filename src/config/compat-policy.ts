@@ -48,6 +48,12 @@ export interface CompatPolicy {
   readonly onlyTextAsText: boolean;
   /** Every answer's body checked against its schema (Prism), not only generated and echoed ones (ours: examples are checked at start). */
   readonly checkEveryAnswer: boolean;
+  /**
+   * Bound to a non-loopback address without an admin token: refuse to start (ours: /__admin would
+   * be open to the network), or start with /__admin switched off (Prism has none, so Prism's
+   * command line with `-h 0.0.0.0` starts as it is; an admin token turns it back on).
+   */
+  readonly exposedWithoutAdminToken: 'refuse' | 'admin off';
 }
 
 export interface CompatOptions {
@@ -71,6 +77,7 @@ const STUB: CompatPolicy = Object.freeze({
   xmlRoot: 'component',
   onlyTextAsText: false,
   checkEveryAnswer: false,
+  exposedWithoutAdminToken: 'refuse',
 });
 
 const PRISM: CompatPolicy = Object.freeze({
@@ -88,6 +95,7 @@ const PRISM: CompatPolicy = Object.freeze({
   xmlRoot: 'xml',
   onlyTextAsText: true,
   checkEveryAnswer: true,
+  exposedWithoutAdminToken: 'admin off',
 });
 
 /** The policy for these options; `dynamic` and `errors` apply in either mode. */

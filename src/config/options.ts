@@ -44,7 +44,7 @@ export interface StubOptions {
   journalLimit?: number;
   /** Reload the spec and fixtures when their files change. Default true. */
   watch?: boolean;
-  /** Bearer token required on /__admin; mandatory when bound to a non-loopback address. */
+  /** Bearer token required on /__admin; mandatory when bound to a non-loopback address (with `compat: 'prism'`, /__admin is off without one). */
   adminToken?: string;
   /** File the coverage report is written to when the server stops. */
   coverageOut?: string;
@@ -108,6 +108,8 @@ export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' |
   fixturesGiven: boolean;
   seed: number | undefined;
   adminToken: string | undefined;
+  /** Whether /__admin is served: false only in Prism mode bound to a non-loopback address without an admin token. */
+  adminApi: boolean;
   coverageOut: string | undefined;
   log: ((line: string) => void) | null;
   /** Notes and warnings: `warn`, else the log; null prints them nowhere. */
@@ -123,6 +125,9 @@ export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' |
 };
 
 export { DEFAULTS };
+
+/** The start's line when /__admin is off (see `adminApi`): what happened and how to undo it. */
+export const ADMIN_OFF_NOTE = 'admin API off: bound beyond this machine without an admin token; set STUB_ADMIN_TOKEN (or --admin-token) to turn it on';
 
 /** The Plant Store document and fixtures shipped with the package (dist/config/ -> the package root). */
 export const BUNDLED = {
@@ -154,6 +159,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     strict: options.strict ?? DEFAULTS.strict,
     watch: options.watch ?? DEFAULTS.watch,
     adminToken: options.adminToken,
+    adminApi: true,
     coverageOut: options.coverageOut,
     cors: options.cors ?? DEFAULTS.cors,
     stateful: options.stateful ?? options.stateFile !== undefined,
@@ -199,7 +205,10 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   }
   if (resolved.adminToken !== undefined && resolved.adminToken.trim() === '') throw new ConfigError('adminToken', 'must not be empty');
   if (!isLoopbackName(resolved.host) && resolved.adminToken === undefined) {
-    throw new ConfigError('host', `binding to ${resolved.host} exposes /__admin to the network; set an admin token (--admin-token) to protect it`);
+    if (resolved.policy.exposedWithoutAdminToken === 'refuse') {
+      throw new ConfigError('host', `binding to ${resolved.host} exposes /__admin to the network; set an admin token (--admin-token) to protect it`);
+    }
+    resolved.adminApi = false;
   }
   return resolved;
 }

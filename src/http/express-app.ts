@@ -20,7 +20,7 @@ export function buildApp(stub: Stub, options: ResolvedOptions, inFlight: InFligh
     toOriginForm(req);
     next();
   });
-  app.use('/__admin', adminGuard(options), adminRouter(stub.admin, options.adminToken));
+  if (options.adminApi) app.use('/__admin', adminGuard(options), adminRouter(stub.admin, options.adminToken));
   app.use((req, res) => serveRequest(stub, req, res, settings));
   return app;
 }

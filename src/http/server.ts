@@ -24,6 +24,8 @@ export interface RunningStub extends Omit<StubControl, 'close'> {
   /** `http://127.0.0.1:<port>` */
   url: string;
   port: number;
+  /** Whether /__admin is served (off only in Prism mode bound beyond loopback without an admin token). */
+  adminApi: boolean;
   /** The same controls on their own, as `createStubApp()` hands them out (`app.stub`). */
   stub: StubControl;
   server: Server;
@@ -87,7 +89,8 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
     // Node keeps the first MAX_HEADER_LINES header lines and drops the rest without a word; a
     // request that reached the limit may have lost some (a late Content-Length), so it is refused.
     if (req.rawHeaders.length >= 2 * MAX_HEADER_LINES) return tooManyHeaders(res);
-    if (toOriginForm(req).startsWith('/__admin')) admin(req, res);
+    // With the admin API off, /__admin is a path like any other (404 unless the document has it).
+    if (toOriginForm(req).startsWith('/__admin') && resolved.adminApi) admin(req, res);
     else serveRequest(stub, req, res, settings);
   };
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, dispatch);
@@ -138,5 +141,5 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
   })());
 
   const control = controlOf(stub);
-  return { ...control, url: `http://${host}:${port}`, port, stub: control, server, close };
+  return { ...control, url: `http://${host}:${port}`, port, adminApi: resolved.adminApi, stub: control, server, close };
 }

@@ -6,7 +6,7 @@
 // At shutdown each worker hands its coverage to the primary as it exits, and the primary writes
 // --coverage-out (and the coverage table) once, for the whole server.
 import cluster, { type Worker } from 'node:cluster';
-import { DEFAULTS, resolveOptions, type StubOptions } from '../config/options.js';
+import { ADMIN_OFF_NOTE, DEFAULTS, resolveOptions, type StubOptions } from '../config/options.js';
 import { addReports, type CoverageReport } from '../record/coverage.js';
 import { addDrift, type DriftReport } from '../record/drift.js';
 import { ClusterHub } from '../stub/cluster-hub.js';
@@ -56,7 +56,7 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
     const worker = cluster.fork({ [SPEAKER_ENV]: speaks });
     if (speaks !== 'nothing') speaker = worker.id;
     const link = hub.join(worker.id, (message) => worker.send(message));
-    worker.on('message', (message: { listening?: string; coverage?: CoverageReport; drift?: DriftReport }) => {
+    worker.on('message', (message: { listening?: string; adminApi?: boolean; coverage?: CoverageReport; drift?: DriftReport }) => {
       if (message?.drift !== undefined) drifts.push(message.drift);
       if (message?.coverage !== undefined) return void coverages.push(message.coverage);
       if (message?.listening === undefined) return link.receive(message);
@@ -65,7 +65,8 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
       if (announced) warn(`worker ${worker.process.pid} serves in its place`);
       if (!announced && listening.size === count) {
         announced = true;
-        process.stdout.write(`stub listening on ${message.listening} with ${count} workers\n`);
+        // One write: a reader of the listening line has the admin note with it.
+        process.stdout.write(`stub listening on ${message.listening} with ${count} workers\n${message.adminApi === false ? `  ${ADMIN_OFF_NOTE}\n` : ''}`);
       }
     });
     return worker;
@@ -135,7 +136,7 @@ async function runWorker(options: StubOptions): Promise<void> {
   // the primary said when it started this one. Request-time warnings come from every worker.
   const speaks = (process.env[SPEAKER_ENV] ?? 'nothing') as LoadingSpeaker;
   const running = await startStub({ ...options, coverageOut: undefined }, { link, speaks });
-  process.send?.({ listening: running.url });
+  process.send?.({ listening: running.url, adminApi: running.adminApi });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
