@@ -320,4 +320,11 @@ describe('a nested collection (Twilio\'s queues of an account)', () => {
     expect((await request(`${stub.url}/Accounts/AC1/Queues/${mine.json.sid}.json`)).json).toEqual(mine.json);
     expect((await request(`${stub.url}/Accounts/AC2/Queues/${mine.json.sid}.json`)).status).toBe(404);
   });
+
+  it('is shown in /__admin/resources with the parent path parameter it is scoped by and the property that holds it', async () => {
+    const answer = await request(`${stub.url}/__admin/resources`);
+    expect(answer.status).toBe(200);
+    const queues = answer.json.resources.find((resource: any) => resource.collection === '/Accounts/{AccountSid}/Queues.json');
+    expect(queues).toMatchObject({ item: '/Accounts/{AccountSid}/Queues/{Sid}.json', scope: [{ parameter: 'AccountSid', property: 'account_sid' }] });
+  });
 });

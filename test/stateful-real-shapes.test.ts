@@ -170,15 +170,17 @@ describe('a uuid id and server-only fields (Box\'s shape)', () => {
 });
 
 describe('GET /__admin/resources', () => {
-  it('lists each resource with its id property and envelopes, and each pair left stateless with the reason', async () => {
+  it('lists each resource with its id property, envelopes and parent scope, and each pair left stateless with the reason', async () => {
     const answer = await request(`${stub.url}/__admin/resources`);
     expect(answer.status).toBe(200);
     const byCollection = Object.fromEntries(answer.json.resources.map((r: any) => [r.collection, r]));
     expect(byCollection['/tasks']).toMatchObject({
       item: '/tasks/{task_gid}', idProperty: 'gid', bodyEnvelope: 'data', answerEnvelope: 'data', serverFields: ['created_at'],
-      operations: { create: 'POST /tasks', list: 'GET /tasks', read: 'GET /tasks/{task_gid}', replace: 'PUT /tasks/{task_gid}', delete: 'DELETE /tasks/{task_gid}' },
+      operations: { create: 'POST /tasks', list: 'GET /tasks', read: 'GET /tasks/{task_gid}', replace: 'PUT /tasks/{task_gid}', delete: 'DELETE /tasks/{task_gid}' }, scope: [],
     });
     expect(byCollection['/Accounts/{AccountSid}/Messages.json']).toMatchObject({ item: '/Accounts/{AccountSid}/Messages/{Sid}.json', idProperty: 'sid', idKind: 'pattern', answerEnvelope: null });
+    // A parent parameter the message has no property for: messages are not kept apart by account.
+    expect(byCollection['/Accounts/{AccountSid}/Messages.json'].scope).toEqual([{ parameter: 'AccountSid', property: null }]);
     expect(byCollection['/folders']).toMatchObject({ idProperty: 'id', idKind: 'uuid', serverFields: ['size', 'created_at'] });
     expect(answer.json.stateless).toEqual([{ collection: '/jobs', item: '/jobs/{id}', reason: 'the item path has no GET, PUT, PATCH or DELETE' }]);
   });

@@ -1,7 +1,7 @@
 // What stateful mode made of the document, for people: one line at start-up and the report
-// GET /__admin/resources answers (each resource with its paths, id property, envelopes and bound
-// operations; each path pair left stateless with the reason).
-import type { Resources } from '../openapi/compile-resources.js';
+// GET /__admin/resources answers (each resource with its paths, id property, envelopes, the parent
+// path parameters it is scoped by, and bound operations; each path pair left stateless with the reason).
+import type { Resource, Resources } from '../openapi/compile-resources.js';
 
 /** `stateful: 14 resources; 3 path pairs left stateless, see /__admin/resources` */
 export function resourcesSummary(resources: Resources): string {
@@ -9,6 +9,16 @@ export function resourcesSummary(resources: Resources): string {
   const left = resources.stateless.length;
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   return `stateful: ${count(made, 'resource', 'resources')}; ${count(left, 'path pair', 'path pairs')} left stateless, see /__admin/resources`;
+}
+
+/**
+ * Each parent path parameter of a nested collection with the item property it scopes by
+ * (`{AccountSid}` -> `account_sid`: items are listed and read only under their parent); null where
+ * the item has no property it names, so items are not kept apart by it.
+ */
+function scopeOf(resource: Resource): Array<{ parameter: string; property: string | null }> {
+  const parameters = [...resource.name.matchAll(/\{([^{}]+)\}/g)].map(([, parameter]) => parameter);
+  return parameters.map((parameter) => ({ parameter, property: resource.scope.find((scoped) => scoped.param === parameter)?.field ?? null }));
 }
 
 export function resourcesReport(resources: Resources): object {
@@ -22,6 +32,7 @@ export function resourcesReport(resources: Resources): object {
       bodyEnvelope: resource.bodyEnvelope,
       answerEnvelope: resource.answerEnvelope,
       serverFields: resource.serverFields,
+      scope: scopeOf(resource),
       operations: resource.operations,
     })),
     stateless: resources.stateless,
