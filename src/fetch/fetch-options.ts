@@ -19,6 +19,8 @@ export interface FetchHandlerOptions extends CompatOptions {
   seed?: number;
   /** Remember what clients create, update and delete, in memory (as `--stateful`). Default false. */
   stateful?: boolean;
+  /** Stateful mode: generated items per resource it starts with, after the list examples' (as `--seed-items`). Default 0. */
+  seedItems?: number;
   /**
    * Where the document's operations are served: an origin and base path
    * (`https://api.example.com/v2`) or a path on any origin (`/api`). Its path is taken off a
@@ -53,6 +55,7 @@ export interface ResolvedFetchOptions {
   baseUrl: string;
   seed: number | undefined;
   stateful: boolean;
+  seedItems: number;
   base: BaseUrl;
   passthrough: boolean;
   tokens: string[];
@@ -85,6 +88,7 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
     baseUrl: options.baseUrl ?? '',
     seed: options.seed,
     stateful: options.stateful ?? DEFAULTS.stateful,
+    seedItems: options.seedItems ?? 0,
     base: baseUrlOf(options.baseUrl),
     passthrough: options.passthrough ?? false,
     tokens: options.tokens ?? [],
@@ -97,6 +101,7 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
     policy: compatPolicy(options),
   };
   if (resolved.seed !== undefined) wholeNumber('seed', resolved.seed, 0, 2 ** 31 - 1);
+  wholeNumber('seedItems', resolved.seedItems, 0, 1000);
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);

@@ -18,6 +18,7 @@ import { scenarioTable, type FixtureSource } from '../scenarios/load-fixtures.js
 import { parseYamlFile } from '../config/parse-yaml.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
+import { seedState } from '../engine/seed-state.js';
 import { serverRefusals } from '../engine/refusals.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { Recorder } from '../stub/recorder.js';
@@ -59,7 +60,10 @@ export class InMemoryStub {
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
     const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
     const state: EngineState = { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null, defaultDelayMs: options.delayMs, resources };
-    return new InMemoryStub(options, state, options.stateful ? new LocalStateStore() : null);
+    const store = resources ? new LocalStateStore() : null;
+    // Stateful mode starts with the list examples' items and `seedItems` generated ones, as the server's does.
+    store?.seed(seedState(compiled.operations, resources!, options.seedItems));
+    return new InMemoryStub(options, state, store);
   }
 
   /** Whether any operation's path matches the request (a method it lacks is still the API's: 405). */

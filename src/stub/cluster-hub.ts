@@ -65,6 +65,9 @@ export class ClusterHub {
         this.store.replace(fromEntries(entries));
         return true;
       }
+      case ToPrimary.stateSeed:
+        this.store.seed(fromEntries(arg as StateEntries));
+        return true;
       case ToPrimary.journal:
         return this.journal(arg);
       case ToPrimary.coverage:

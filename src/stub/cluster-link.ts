@@ -10,6 +10,7 @@ export const ToPrimary = {
   stateRead: 'state.read',
   stateApply: 'state.apply',
   stateReplace: 'state.replace',
+  stateSeed: 'state.seed',
   /** The whole server's journal: the primary asks every worker for its part. */
   journal: 'journal',
   coverage: 'coverage',

@@ -18,4 +18,9 @@ export class LinkedStateStore implements StateStore {
   async replace(state: StoredState): Promise<void> {
     await this.link.ask(ToPrimary.stateReplace, { entries: toEntries(state) });
   }
+
+  /** The primary takes the first worker's seed, when it holds no state (its --state-file's wins). */
+  async seed(state: StoredState): Promise<void> {
+    await this.link.ask(ToPrimary.stateSeed, toEntries(state));
+  }
 }

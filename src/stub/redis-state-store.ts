@@ -58,6 +58,23 @@ end
 redis.call('SET', KEYS[1] .. 'bytes', bytes)
 return 1`;
 
+// The first data (list examples, --seed-items), offered by every instance that starts: a resource
+// is seeded once for the store's life (the seeded set remembers it, so items a client deleted do
+// not come back when another instance starts) and only when it holds no items (state there wins).
+const SEED_STATE = `
+for _, entry in ipairs(cjson.decode(ARGV[1])) do
+  local items, order = KEYS[1] .. 'items:' .. entry[1], KEYS[1] .. 'order:' .. entry[1]
+  if redis.call('SADD', KEYS[1] .. 'seeded', entry[1]) == 1 and redis.call('EXISTS', items) == 0 then
+    redis.call('SADD', KEYS[1] .. 'resources', entry[1])
+    for _, pair in ipairs(entry[2]) do
+      redis.call('INCRBY', KEYS[1] .. 'bytes', #pair[2])
+      redis.call('HSET', items, pair[1], pair[2])
+      redis.call('ZADD', order, redis.call('INCR', KEYS[1] .. 'seq'), pair[1])
+    end
+  end
+end
+return 1`;
+
 /** What a Redis failure means for a client, in plain words: never the client library's own message. */
 export class StoreUnavailable extends Error {}
 
@@ -103,6 +120,10 @@ export class RedisStateStore implements StateStore {
 
   async replace(state: StoredState): Promise<void> {
     await this.run(() => this.redis.eval(REPLACE_STATE, 1, PREFIX, JSON.stringify(toEntries(state))));
+  }
+
+  async seed(state: StoredState): Promise<void> {
+    await this.run(() => this.redis.eval(SEED_STATE, 1, PREFIX, JSON.stringify(toEntries(state))));
   }
 
   /** Runs a command; a failure becomes a StoreUnavailable saying in plain words what went wrong. */

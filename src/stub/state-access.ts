@@ -48,12 +48,18 @@ export class StateAccess {
       const text = await whole.stateFileText();
       if (text !== null) await whole.adoptStateFile(checkStateFile(options.stateFile!, text, resources));
     }
-    if (whole) return new StateAccess(version, whole.store, null, options.maxStateBytes);
+    // The first data (the list examples, --seed-items): each store takes it only where it holds no
+    // state, once (a shared store: the first process to start seeds it).
+    const seed = seedState(version.current.compiled.operations, resources, options.seedItems);
+    if (whole) {
+      await whole.store.seed(seed);
+      return new StateAccess(version, whole.store, null, options.maxStateBytes);
+    }
     let stateFile: StateFileWriter | null = null;
     const store = new LocalStateStore(() => stateFile?.changed(), options.maxStateBytes);
     const loaded = options.stateFile === undefined ? null : readStateFile(options.stateFile, resources);
-    // A state file that holds state wins over the seed (the list examples, --seed-items).
-    store.replace(loaded !== null && [...loaded.values()].some((items) => items.size > 0) ? loaded : seedState(version.current.compiled.operations, resources, options.seedItems));
+    if (loaded !== null) store.replace(loaded);
+    store.seed(seed);
     if (options.stateFile !== undefined) stateFile = new StateFileWriter(options.stateFile, () => store.read(), warn);
     return new StateAccess(version, store, stateFile, options.maxStateBytes);
   }

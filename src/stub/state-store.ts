@@ -18,12 +18,19 @@ export interface StateStore {
   apply(change: StateChange): Applied | Promise<Applied>;
   /** Replaces every resource (PUT and DELETE /__admin/state, a state file at start). */
   replace(state: StoredState): void | Promise<void>;
+  /**
+   * Stateful mode's first data (the list examples, --seed-items), offered by every process that
+   * starts: stored once for the store's life, and never over state it already holds (see each store).
+   */
+  seed(state: StoredState): void | Promise<void>;
 }
 
 export class LocalStateStore implements StateStore {
   private state = new Map<string, Map<string, string>>();
   /** The UTF-8 bytes of every stored item's JSON text. */
   private bytes = 0;
+  /** Whether a seed was offered already: only the first is taken. */
+  private seeded = false;
 
   /**
    * `changed` runs after every change (to schedule a --state-file write); `maxBytes` caps the
@@ -53,6 +60,13 @@ export class LocalStateStore implements StateStore {
     this.state = new Map([...state].map(([name, items]) => [name, new Map(items)]));
     this.bytes = stateBytes(state);
     this.changed();
+  }
+
+  /** The seed, when this store has taken none yet and holds no items at all (a --state-file that holds state wins whole). */
+  seed(state: StoredState): void {
+    if (this.seeded) return;
+    this.seeded = true;
+    if ([...this.state.values()].every((items) => items.size === 0)) this.replace(state);
   }
 }
 
