@@ -10,6 +10,7 @@ import { runCli, startCli, type StartedCli } from './helpers/cli.js';
 let dir: string;
 const started: StartedCli[] = [];
 
+const TREES = 'openapi: 3.0.3\ninfo: {title: Trees, version: "1"}\npaths:\n  /trees:\n    get:\n      responses:\n        "200": {description: the trees}\n';
 const NO_PATHS = 'openapi: 3.0.3\ninfo: {title: Empty, version: "1"}\npaths: {}\n';
 
 beforeAll(async () => {
@@ -24,6 +25,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'empty.yaml'), NO_PATHS);
   await writeFile(join(dir, 'no-operations.yaml'), 'openapi: 3.1.0\ninfo: {title: Parameters only, version: "1"}\npaths:\n  /plants:\n    summary: nothing to call\n');
   await mkdir(join(dir, 'no-fixtures'));
+  await writeFile(join(dir, 'trees.yaml'), TREES);
 });
 
 afterAll(async () => {
@@ -82,5 +84,30 @@ describe('warnings at start that name the fix', () => {
     expect([listed.status, await listed.json()]).toEqual([200, { warnings: [{ file: spec, pointer: '/paths', kind: 'document without paths', reason }] }]);
     const answer = await fetch(`${cli.url}/plants`);
     expect([answer.status, answer.headers.get('content-type')]).toEqual([404, 'application/problem+json']);
+  });
+
+  // The CLI runs in the project's folder, whose ./fixtures holds the Plant Store's: what a user who
+  // serves their own document from a clone (`npm start -- --spec ../my-api/openapi.yaml`) sees.
+  it.each([
+    {
+      name: 'the default ./fixtures, all for operations another document has, is one note naming --fixtures, and no warning',
+      args: [] as string[],
+      said: ['note: ./fixtures (the default --fixtures folder) holds fixtures for another document only (POST /plants), so none are served; name this document\'s folder with --fixtures DIR'],
+      listed: [],
+    },
+    {
+      name: 'the same folder named with --fixtures is a warning per file, listed at /__admin/warnings',
+      args: ['--fixtures', 'fixtures'],
+      said: ['warning: fixtures/create-plant.yaml: the spec has no operation "POST /plants"; its scenarios are not served'],
+      listed: [{ file: 'fixtures/create-plant.yaml', pointer: '/operation', kind: 'fixture for an operation the document lacks', reason: 'the spec has no operation "POST /plants"; its scenarios are not served' }],
+    },
+  ])('$name', async ({ args, said, listed }) => {
+    const cli = await startCli(['--port', '0', '--no-watch', '--spec', join(dir, 'trees.yaml'), ...args]);
+    started.push(cli);
+    expect(cli.stdout().split('\n').filter((line) => /^(note|warning): /.test(line))).toEqual(said);
+    const warnings = await fetch(`${cli.url}/__admin/warnings`);
+    expect([warnings.status, await warnings.json()]).toEqual([200, { warnings: listed }]);
+    const answer = await fetch(`${cli.url}/trees`);
+    expect(answer.status).toBe(200);
   });
 });

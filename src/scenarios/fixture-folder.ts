@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import { parseYamlFile } from '../config/parse-yaml.js';
 import type { CompiledSpec } from '../openapi/compiled-model.js';
-import { scenarioTable, type FixtureSource, type LoadedFixtures } from './load-fixtures.js';
+import { FIXTURE_WITHOUT_OPERATION, scenarioTable, type FixtureSource, type LoadedFixtures } from './load-fixtures.js';
 import type { DocumentWarning } from '../openapi/document-warnings.js';
 
 /**
@@ -19,7 +19,7 @@ export async function loadFixtures(dir: string, compiled: CompiledSpec, named: b
   try {
     entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => /\.(json|ya?ml)$/i.test(entry.name));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { scenarios: new Map(), triggers: new Map(), warnings: [], notes: named ? [`${dir}: no such folder; no scenarios are served`] : [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { scenarios: new Map(), triggers: new Map(), warnings: [], said: named ? [`warning: ${dir}: no such folder; no scenarios are served`] : [] };
     throw new ConfigError(dir, `cannot read the fixtures folder (${(error as NodeJS.ErrnoException).code})`);
   }
   const warnings: DocumentWarning[] = [];
@@ -35,11 +35,31 @@ export async function loadFixtures(dir: string, compiled: CompiledSpec, named: b
   names.sort();
   const texts: Array<{ file: string; text: string }> = [];
   for (const name of names) texts.push({ file: join(dir, name), text: await readFile(join(dir, name), 'utf8') });
-  const loaded = scenarioTable(parsedInTurn(texts), compiled);
+  const operations = new Set<string>();
+  const loaded = scenarioTable(parsedInTurn(texts, operations), compiled);
+  if (!named && forAnotherDocument(loaded)) {
+    return { ...loaded, warnings, said: [`note: ${dir} (the default --fixtures folder) holds fixtures for another document only (${[...operations].join(', ')}), so none are served; name this document's folder with --fixtures DIR`] };
+  }
   return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
 }
 
-/** Each file parsed only when its turn comes, so the first broken file named is the first in order. */
-function* parsedInTurn(texts: ReadonlyArray<{ file: string; text: string }>): Iterable<FixtureSource> {
-  for (const { file, text } of texts) yield { file, value: parseYamlFile(file, text) };
+/**
+ * Whether every fixture names an operation the document lacks: the default folder of a clone
+ * (the Plant Store's) when `--spec` names another document. One note then, not a warning per
+ * file the user never wrote; a folder they name keeps its warnings (a typo is worth one).
+ */
+function forAnotherDocument(loaded: LoadedFixtures): boolean {
+  return loaded.scenarios.size === 0 && loaded.triggers.size === 0 && loaded.warnings.length > 0 && loaded.warnings.every((warning) => warning.kind === FIXTURE_WITHOUT_OPERATION);
+}
+
+/**
+ * Each file parsed only when its turn comes, so the first broken file named is the first in order;
+ * the operations the files name are added to `operations` (for the note on another document's).
+ */
+function* parsedInTurn(texts: ReadonlyArray<{ file: string; text: string }>, operations: Set<string>): Iterable<FixtureSource> {
+  for (const { file, text } of texts) {
+    const value = parseYamlFile(file, text);
+    if (value !== null && typeof value === 'object' && 'operation' in value) operations.add(String(value.operation));
+    yield { file, value };
+  }
 }

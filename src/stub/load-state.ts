@@ -32,7 +32,7 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   if (!compiled.compiledWhole) log(`note: ${compiled.operations.length} operations: each operation's validators are compiled on first use and its response examples checked then (what that finds is added to GET /__admin/warnings)`);
   for (const line of summarizeWarnings(compiled.warnings)) log(line);
   const fixtures = await loadFixtures(options.fixtures, compiled, options.fixturesGiven);
-  for (const note of fixtures.notes ?? []) log(`warning: ${note}`);
+  for (const line of fixtures.said ?? []) log(line);
   for (const warning of fixtures.warnings) log(`warning: ${warning.file}: ${warning.reason}`);
   const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
   return { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null, defaultDelayMs: options.delayMs, resources };
