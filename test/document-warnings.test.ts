@@ -73,12 +73,12 @@ afterAll(async () => {
 const get = (query: string, headers: Record<string, string> = {}) => request(`${stub.url}/repos${query}`, { headers });
 
 describe('a document with odd corners', () => {
-  it('starts, printing one line per kind of problem with its count', () => {
+  it('starts, printing one line per kind of problem with its count and what the stub does about it', () => {
     expect(log.filter((line) => line.startsWith('warning: ') && line.includes('in the document'))).toEqual([
-      'warning: 1 × unsupported pattern in the document (each listed at GET /__admin/warnings; --strict refuses them)',
-      'warning: 1 × empty enum in the document (each listed at GET /__admin/warnings; --strict refuses them)',
-      'warning: 1 × nullable without type in the document (each listed at GET /__admin/warnings; --strict refuses them)',
-      'warning: 1 × response example that breaks its schema in the document (each listed at GET /__admin/warnings; --strict refuses them)',
+      'warning: 1 × unsupported pattern in the document: it is not enforced (each listed at GET /__admin/warnings; --strict refuses them)',
+      'warning: 1 × empty enum in the document: it is ignored (each listed at GET /__admin/warnings; --strict refuses them)',
+      'warning: 1 × nullable without type in the document: `nullable: true` without `type` is read as "this schema, or null" (each listed at GET /__admin/warnings; --strict refuses them)',
+      'warning: 1 × response example that breaks its schema in the document: served only when asked for by name (each listed at GET /__admin/warnings; --strict refuses them)',
     ]);
   });
 

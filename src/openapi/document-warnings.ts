@@ -33,15 +33,26 @@ export class DocumentWarnings {
 /** The kind of a document with nothing to serve: said whole at start, not counted. */
 export const NO_PATHS = 'document without paths';
 
-/** One line per kind of problem, with its count: what the stub prints at start. */
+/**
+ * One line per kind of problem, with its count: what the stub prints at start. Where every
+ * warning of the kind ends by saying the same thing about what the stub does with it (`it is
+ * ignored`, `is read as "this schema, or null"`), the line says it too, so a reader of the log
+ * knows whether anything needs doing without opening the list.
+ */
 export function summarizeWarnings(warnings: readonly DocumentWarning[]): string[] {
-  const counts = new Map<string, number>();
-  for (const { kind } of warnings) counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  return [...counts].map(([kind, count]) => {
-    const whole = kind === NO_PATHS ? warnings.find((warning) => warning.kind === kind) : undefined;
-    if (whole) return `warning: ${whole.file}: ${whole.reason} (--strict refuses it)`;
-    return `warning: ${count} × ${kind} in the document (each listed at GET /__admin/warnings; --strict refuses them)`;
+  const byKind = new Map<string, DocumentWarning[]>();
+  for (const warning of warnings) byKind.set(warning.kind, [...(byKind.get(warning.kind) ?? []), warning]);
+  return [...byKind].map(([kind, all]) => {
+    if (kind === NO_PATHS) return `warning: ${all[0].file}: ${all[0].reason} (--strict refuses it)`;
+    const outcome = sharedOutcome(all.map((warning) => warning.reason));
+    return `warning: ${all.length} × ${kind} in the document${outcome ? `: ${outcome}` : ''} (each listed at GET /__admin/warnings; --strict refuses them)`;
   });
+}
+
+/** What the reasons all say last (after their last `; `, else the whole reason), when they say the same. */
+function sharedOutcome(reasons: readonly string[]): string | null {
+  const outcomes = new Set(reasons.map((reason) => (reason.includes('; ') ? reason.slice(reason.lastIndexOf('; ') + 2) : reason)));
+  return outcomes.size === 1 ? [...outcomes][0] : null;
 }
 
 /** --strict: a document with any warning does not start; the message names the first and the count. */
