@@ -283,15 +283,22 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
     }
   });
 
-  it('shows coverage below 1% with one decimal, counts with thousands separators', async () => {
+  it('shows coverage below 1% with one decimal, below 0.1% as <0.1% (never 0% of something), counts with thousands separators', async () => {
     const file = join(dir, 'many.yaml');
-    const paths = Array.from({ length: 1_527 }, (_, index) => `  /n${index}: { get: { responses: { '204': { description: none } } } }`);
+    const paths = Array.from({ length: 2_100 }, (_, index) => `  /n${index}: { get: { responses: { '204': { description: none } } } }`);
     await writeFile(file, ['openapi: 3.0.3', 'info: { title: Many, version: "1" }', 'paths:', ...paths, ''].join('\n'));
     const { stub, page } = await openPage({ spec: file, fixtures: join(dir, 'none'), log: () => {} });
     await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
-    for (const index of [0, 1, 2, 3, 4]) expect((await request(`${stub.url}/n${index}`)).status).toBe(204);
-    await page.locator('#coverage-summary', { hasText: '5 of' }).waitFor({ timeout: 10_000 });
-    expect(await page.locator('#coverage-summary').textContent()).toBe('5 of 1,527 documented responses and scenarios exercised (0.3%)');
+    const cases = [
+      { calls: 1, summary: '1 of 2,100 documented responses and scenarios exercised (<0.1%)' },
+      { calls: 5, summary: '5 of 2,100 documented responses and scenarios exercised (0.2%)' },
+    ];
+    let called = 0;
+    for (const { calls, summary } of cases) {
+      for (; called < calls; called++) expect((await request(`${stub.url}/n${called}`)).status).toBe(204);
+      await page.locator('#coverage-summary', { hasText: `${calls} of` }).waitFor({ timeout: 10_000 });
+      expect(await page.locator('#coverage-summary').textContent()).toBe(summary);
+    }
   });
 
   it('groups the warnings by kind with their counts, collapsed until opened', async () => {

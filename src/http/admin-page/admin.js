@@ -71,8 +71,9 @@ async function refreshOperations() {
   const banner = $('sticky-banner');
   banner.hidden = sticky === null;
   banner.textContent = sticky === null ? '' : `sticky scenario: ${sticky}`;
-  const { exercised, total, ratio } = coverage.summary;
-  $('coverage-summary').textContent = `${count(exercised)} of ${count(total)} documented responses and scenarios exercised (${percent(ratio)})`;
+  // The share from the counts: the summary's ratio is rounded to 0.001, which is 0 for 1 of 3,885.
+  const { exercised, total } = coverage.summary;
+  $('coverage-summary').textContent = `${count(exercised)} of ${count(total)} documented responses and scenarios exercised (${percent(total === 0 ? 0 : exercised / total)})`;
   const byKey = new Map(scenarios.operations.map((operation) => [operation.operation, operation]));
   const seen = new Set();
   for (const covered of coverage.operations) {
@@ -108,9 +109,14 @@ function count(n) {
   return n.toLocaleString('en-US');
 }
 
-/** A ratio as a percentage, one decimal where rounding would say 0% or 100% of something that is not (0.3%, 99.8%). */
+/**
+ * A ratio as a percentage, one decimal where rounding would say 0% or 100% of something that is
+ * not (0.3%, 99.8%), and `<0.1%` / `>99.9%` where even that would.
+ */
 function percent(ratio) {
   const value = ratio * 100;
+  if (ratio > 0 && value < 0.05) return '<0.1%';
+  if (ratio < 1 && value > 99.95) return '>99.9%';
   const near = ratio > 0 && ratio < 1 && (value < 1 || value > 99);
   return `${near ? value.toFixed(1) : Math.round(value)}%`;
 }
