@@ -74,6 +74,14 @@ paths:
     get:
       responses:
         '200': { description: ok, content: { application/json: { schema: { type: array, minItems: 3000, items: { type: string } } } } }
+  /codes:
+    get:
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: object, required: [code], properties: { code: { type: string, pattern: '^[0-9]+$' } } } } } }
+  /code-lists:
+    get:
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: array, minItems: 200, items: { type: string, pattern: '^[0-9]+$' } } } } }
 `;
 
 type Mode = 'stub' | 'stub --errors' | 'prism' | 'prism --errors' | 'prism -d';
@@ -217,6 +225,20 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'a plain sample that breaks its schema (a pattern) is sent as made, its violations in sl-violations, as Prism does',
+    mode: 'prism', path: '/codes', status: 200, json: { code: 'string' },
+    violations: [{ location: ['response', 'body', 'code'], severity: 'Error', code: 'pattern' }],
+  },
+  {
+    name: 'the same request again gets the same answer',
+    mode: 'prism', path: '/codes', status: 200, json: { code: 'string' },
+    violations: [{ location: ['response', 'body', 'code'], severity: 'Error', code: 'pattern' }],
+  },
+  {
+    name: 'where the stub generates data that fits the pattern',
+    mode: 'stub', path: '/codes', status: 200, json: { code: expect.stringMatching(/^[0-9]+$/) },
+  },
+  {
     name: 'a deprecated parameter is a warning in sl-violations, the answer unchanged',
     mode: 'prism', path: '/pets?old=1', status: 200, json: { name: 'string', age: 0, kind: 'cat' },
     violations: [{ location: ['request', 'query', 'old'], severity: 'Warning', code: 'deprecated', message: 'Query param old is deprecated' }],
@@ -247,6 +269,25 @@ describe('--compat prism answers as Prism does', () => {
     if (c.text !== undefined) expect(response.text).toBe(c.text);
     if (c.violations) expect(JSON.parse(response.headers.get('sl-violations') ?? '[]')).toEqual(c.violations.map((item) => expect.objectContaining(item)));
     else expect(response.headers.get('sl-violations')).toBeNull();
+  });
+
+  // Node's HTTP clients (fetch, node:http) refuse an answer whose headers pass 16 KiB in all: a
+  // Parse Error, no answer at all, for Discord's pinned messages before the cut.
+  it('keeps sl-violations under 8 KiB, saying how many violations it leaves out (the journal holds them all)', async () => {
+    const stub = stubs.get('prism')!;
+    const response = await request(`${stub.url}/code-lists`);
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual(Array.from({ length: 200 }, () => 'string'));
+    const header = response.headers.get('sl-violations')!;
+    expect(header.length).toBeLessThanOrEqual(8192);
+    const items = JSON.parse(header) as Array<{ location: string[]; code: string; message: string }>;
+    const listed = items.slice(0, -1);
+    expect(listed.length).toBeGreaterThan(10);
+    expect(listed.every((item) => item.code === 'pattern')).toBe(true);
+    const [entry] = (await request(`${stub.url}/__admin/requests?path=/code-lists`)).json.requests;
+    const left = entry.selfCheck.length - listed.length;
+    expect(left).toBeGreaterThan(0);
+    expect(items.at(-1)).toEqual({ location: ['response'], severity: 'Warning', code: 'truncated', message: `${left} more violations not listed here, to keep the header under 8 KiB (GET /__admin/requests lists them all)` });
   });
 
   it('generates with Prefer: dynamic=true rather than serving the plain sample', async () => {

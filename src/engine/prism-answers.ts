@@ -161,8 +161,23 @@ export function violationsHeader(requestErrors: readonly string[], requestWarnin
     ...requestWarnings.map((text) => ({ ...located(validationItem(text, null), 'request'), severity: 'Warning' as const })),
   ];
   // Header values are Latin-1 text: anything else is escaped by JSON.stringify's \u form.
-  return JSON.stringify(items).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const parts = items.map((item) => JSON.stringify(item).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const whole = `[${parts.join(',')}]`;
+  if (whole.length <= VIOLATIONS_HEADER_MAX) return whole;
+  // Node's HTTP clients refuse an answer whose headers pass 16 KiB in all (Parse Error: Header
+  // overflow): a client would get no answer. Prism has no cut; the journal keeps every violation.
+  const left = (n: number) => JSON.stringify({
+    location: ['response'], severity: 'Warning', code: 'truncated',
+    message: `${n} more violations not listed here, to keep the header under 8 KiB (GET /__admin/requests lists them all)`,
+  });
+  let kept = 0;
+  let length = 2 + left(parts.length).length;
+  while (kept < parts.length && length + parts[kept].length + 1 <= VIOLATIONS_HEADER_MAX) length += parts[kept++].length + 1;
+  return `[${[...parts.slice(0, kept), left(parts.length - kept)].join(',')}]`;
 }
+
+/** The most characters of an `sl-violations` header: half of what Node's clients take for all headers. */
+const VIOLATIONS_HEADER_MAX = 8192;
 
 function located(item: ValidationItem, side: 'request' | 'response'): ValidationItem {
   return item.location[0] === side ? item : { ...item, location: [side, ...item.location] };

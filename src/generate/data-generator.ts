@@ -32,8 +32,11 @@ export interface DataGenerator {
    */
   generate(pointer: string, key: string, dynamic?: boolean): unknown;
   /**
-   * Whether data for `pointer` is made smaller than its schema asks (size-bounds.ts), so it cannot
-   * satisfy it: trying again with another seed only costs time. Known once generated for.
+   * Whether trying again for `pointer` cannot bring data that fits: it is made smaller than its
+   * schema asks (size-bounds.ts; known once generated for), or the data is Prism's plain sample
+   * (`staticData: 'sample'`), which Prism sends as made, its violations reported, never generated
+   * again with other data (trying again would answer the first request of an operation with
+   * faker's data and, once its schema had been bounded, the next ones with the sample).
    */
   capped(pointer: string): boolean;
 }
@@ -105,6 +108,6 @@ export function createDataGenerator(document: object, options: DataGeneratorOpti
         return null;
       }
     },
-    capped: (pointer) => cappedPointers.has(pointer),
+    capped: (pointer) => staticData === 'sample' || cappedPointers.has(pointer),
   };
 }
