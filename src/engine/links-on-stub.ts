@@ -16,11 +16,14 @@ const ABSOLUTE_URL = /\bhttps?:\/\/[^/\s<>;,"]+/gi;
 export function keepLinksOnStub(answer: BuiltResponse, request: PlainRequest, query: URLSearchParams, serverOrigins: readonly string[]): BuiltResponse {
   const plan = answer.plan;
   if (plan === null || answer.choiceKind === 'scenario') return answer;
-  const origin = stubOrigin(request);
   const documentsLink = plan.headers.some((header) => header.name === 'link');
   const link = answer.headers.link;
   const location = answer.headers.location;
-  if (origin === null || (!documentsLink && link === undefined && location === undefined)) return answer;
+  // Most answers have no link to keep: the Host header is read (a regular expression per request,
+  // 0.7 µs in perf's on-CPU samples of POST /plants) only for one that has.
+  if (!documentsLink && link === undefined && location === undefined) return answer;
+  const origin = stubOrigin(request);
+  if (origin === null) return answer;
   const headers = { ...answer.headers };
   const onStub = (value: string) => value.replace(ABSOLUTE_URL, (found) => (serverOrigins.includes(found.toLowerCase()) ? origin : found));
   if (documentsLink && answer.status >= 200 && answer.status < 300 && request.method === 'GET') headers.link = pageLinks(origin, request.path, query, answer.pages ?? STATELESS_PAGES);

@@ -170,8 +170,11 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   });
 }
 
+/** Shared by every answer that fires no webhook (a default `= []` is a new array per call). */
+const NONE: readonly string[] = [];
+
 /** The operation's own webhook triggers plus the chosen scenario's, each once. */
-function webhooksToFire(forOperation: readonly string[] = [], forScenario: readonly string[] = []): readonly string[] {
+function webhooksToFire(forOperation: readonly string[] = NONE, forScenario: readonly string[] = NONE): readonly string[] {
   return forScenario.length === 0 ? forOperation : [...new Set([...forOperation, ...forScenario])];
 }
 

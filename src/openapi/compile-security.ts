@@ -56,13 +56,14 @@ export function compileSecurity(
     }),
   );
   return (request, query) => {
-    const failures: AuthFailure[] = [];
+    // Made only once an alternative has failed: most requests pass the first.
+    let failures: AuthFailure[] | null = null;
     for (const checks of alternatives) {
       const failure = challenges === 'prism' ? everyFailureOf(checks, request, query) : firstFailureOf(checks, request, query);
       if (!failure) return null;
-      failures.push(failure);
+      (failures ??= []).push(failure);
     }
-    return eitherOf(failures, challenges === 'prism');
+    return eitherOf(failures ?? [], challenges === 'prism');
   };
 }
 
