@@ -106,7 +106,7 @@ function send(exchange: Exchange, response: EngineResponse): void {
 }
 
 function record({ stub, request, started }: Exchange, response: EngineResponse): void {
-  stub.recorder.answered(request, response, performance.now() - started);
+  stub.recorder.answeredSoon(request, response, performance.now() - started);
 }
 
 function write(res: ServerResponse, response: EngineResponse, request: PlainRequest): void {

@@ -110,7 +110,8 @@ export class Journal {
 
   constructor(private readonly limit: number) {}
 
-  record(request: PlainRequest, response: EngineResponse, durationMs: number): void {
+  /** `time`: when the answer was sent (ms since the epoch), if not now. */
+  record(request: PlainRequest, response: EngineResponse, durationMs: number, time = Date.now()): void {
     if (this.limit <= 0) return;
     // The parts are named one by one, not spread: the request's other fields (a multipart body's
     // parts) are not kept, and a literal of known shape costs less per request. The body is
@@ -119,7 +120,7 @@ export class Journal {
     const kept: RecordedRequest = { method, path, rawQuery, headers, body: this.bodies.copy(request.body) };
     const { status, scenario, violations, selfCheck, fault, abandoned, stateChange, proxy } = response;
     const outcome: Outcome = { status, scenario, violations, selfCheck, fault, abandoned, stateChange, proxy, body: cappedText(response.body) };
-    const entry: Recorded = { request: kept, outcome, durationMs, time: Date.now() };
+    const entry: Recorded = { request: kept, outcome, durationMs, time };
     // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
     if (this.entries.length < this.limit) this.entries.push(entry);
     else {

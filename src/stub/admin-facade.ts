@@ -65,6 +65,7 @@ export class StubAdmin {
 
   /** GET /__admin/metrics in the Prometheus text format: with --workers, the whole server's; else this process's. */
   async metrics(): Promise<string> {
+    this.parts.recorder.settle();
     return (await this.parts.whole()?.metrics?.()) ?? metricsText([await this.parts.metrics.json()]);
   }
 
@@ -109,6 +110,7 @@ export class StubAdmin {
 
   /** This process's drift report. */
   drift(): DriftReport {
+    this.parts.recorder.settle();
     return this.parts.recorder.drift.report();
   }
 

@@ -92,6 +92,8 @@ export class Stub {
       const { RedisWhole } = await import('./redis-whole.js');
       const redis = await RedisWhole.connect({ url: options.stateStore, journalLimit: options.journalLimit, maxStateBytes: options.maxStateBytes, changeHere: (change) => stub.admin.changeHere(change), warn });
       stub.whole = redis;
+      // Other instances read the journal and coverage from Redis as soon as a client has its answer.
+      stub.recorder.recordsMayWait = false;
       // The whole server's journal and coverage live in Redis: each answer is added there too.
       stub.recorder.onAnswered((_request, response) => redis.record(stub.recorder.latestEntry(), response));
       const sticky = await redis.sticky();
@@ -125,6 +127,7 @@ export class Stub {
 
   /** Answers the cluster primary's questions to this worker (its part of the journal and coverage, an admin change). */
   private answerPrimary(op: Op, arg: unknown): unknown {
+    this.recorder.settle(); // answers of this turn still waiting for their records
     switch (op) {
       case ToWorker.journalList:
         return this.recorder.requests(arg as JournalFilter).map((entry) => [entry.time, stringifyExact(entry, true)]);
