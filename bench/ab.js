@@ -1,7 +1,8 @@
-// A/B of stub builds against the node:http reference, for work on the hot path: alternating
-// rounds (reference, then each build) of the bench's POST /plants load, server CPU per request
-// from /proc, each build's ratio to the reference of the same round, medians of rounds. On a
-// shared machine single rounds swing by ±30%; the same-round ratio and the median are what hold.
+// A/B of stub builds against the node:http reference, for work on the hot path: the bench's
+// paired table (bench/run.js) with any number of builds: every server started once and warmed
+// for 1 s, then loaded in turn with POST /plants for ROUNDS rounds; server CPU per request from
+// /proc, each build's ratio to the reference of the same round, medians of rounds. On a shared
+// machine single rounds swing by ±30%; the same-round ratio and the median are what hold.
 // Usage: node bench/ab.js ROUNDS SECONDS name=DIR[,extra-arg...] [name=DIR ...]
 //   DIR holds a built stub (DIR/dist/cli.js, with openapi.yaml beside it), e.g. a worktree.
 import { loadavg } from 'node:os';
@@ -30,16 +31,20 @@ installCleanup();
 const results = new Map(servers.map(([name]) => [name, []]));
 const loads = [loadavg()[0]];
 try {
+  // As the bench's paired table does: every server started once and warmed, then loaded in turn,
+  // so each round's ratio compares runs seconds apart, and later rounds are steady state.
+  const running = [];
+  for (const [name, args, cwd] of servers) running.push({ name, server: await startServer({ command: process.execPath, args, cwd, probe }) });
+  const target = (server) => ({ url: server.url + '/plants', method: 'POST', headers: HEADERS, body: VALID });
+  for (const { server } of running) await load(target(server), { seconds: 1, warmupSeconds: 0, connections: 50 });
   for (let r = 0; r < Number(rounds); r++) {
-    for (const [name, args, cwd] of servers) {
-      const server = await startServer({ command: process.execPath, args, cwd, probe });
-      const m = await load({ url: server.url + '/plants', method: 'POST', headers: HEADERS, body: VALID },
-        { seconds: Number(seconds), warmupSeconds: 1, connections: 50 }, server.pid);
+    for (const { name, server } of running) {
+      const m = await load(target(server), { seconds: Number(seconds), warmupSeconds: 0, connections: 50 }, server.pid);
       results.get(name).push({ rps: m.rps, cpu: m.cpuUsPerRequest });
-      await server.stop();
     }
     loads.push(loadavg()[0]);
   }
+  for (const { server } of running) await server.stop();
 } finally {
   killAll();
 }

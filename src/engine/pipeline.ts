@@ -158,8 +158,8 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
     headers,
     body: answer.body === undefined ? '' : serializeBody(answer.body, answer.exact, answer.contentType, answer.plan?.writeXml ?? null),
     scenario: answer.scenario,
-    violations: [],
-    selfCheck: problems,
+    violations: NOTHING,
+    selfCheck: problems.length === 0 ? NOTHING : problems,
     delayMs: selection.delayMs ?? scenario?.delayMs ?? null,
     operation,
     documented: answer.plan,
@@ -169,6 +169,13 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
     stateChange: choice.kind === 'state' ? storedAsAnswered(choice, built) : null,
   });
 }
+
+/**
+ * An answer's lists when they are empty, shared (frozen: nothing may add to them): the journal
+ * keeps each answer's lists for as long as it keeps the answer, and a new empty array per request
+ * is one more object per entry to copy out of the young generation and promote.
+ */
+const NOTHING = Object.freeze([]) as unknown as string[];
 
 /** Shared by every answer that fires no webhook (a default `= []` is a new array per call). */
 const NONE: readonly string[] = [];
