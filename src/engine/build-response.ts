@@ -44,7 +44,7 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
 /** The body of an answer from the state: the item (or list) projected onto the documented response. */
 function fromState(operation: CompiledOperation, plan: ResponsePlan, request: PlainRequest, value: unknown, identity: StateIdentity | null): BuiltResponse {
   const body = plan.project ? plan.project(value, () => fallbackValue(operation, plan, request)) : plan.schemaPointer ? fallbackValue(operation, plan, request) : undefined;
-  const answer: BuiltResponse = { ...built(plan, plan.status, body, 'state', 'state'), exact: true };
+  const answer = built(plan, plan.status, body, 'state', 'state', true);
   // Stored items may come from PUT /__admin/state or an older document: check them like echoes.
   answer.bodyViolations = checkBody(answer);
   if (identity === null || answer.bodyViolations.length > 0) return answer;
@@ -78,7 +78,7 @@ function echoOrFallback(operation: CompiledOperation, plan: ResponsePlan, status
   // would echo as `{}`: the documented example (else generated data) answers instead.
   if (!plan.project!.takesFrom(source)) return answerWithout();
   const projected = plan.project!(source, () => fallbackValue(operation, plan, request));
-  const echo: BuiltResponse = { ...built(plan, status, projected, 'echo', 'echo'), exact: body.exact !== undefined };
+  const echo = built(plan, status, projected, 'echo', 'echo', body.exact !== undefined);
   echo.bodyViolations = checkBody(echo);
   if (echo.bodyViolations.length === 0) return echo;
   const fallback = answerWithout();
@@ -117,6 +117,7 @@ function generated(operation: CompiledOperation, plan: ResponsePlan, key: string
   return operation.generate(plan.schemaPointer, key, dynamic);
 }
 
-function built(plan: ResponsePlan, status: number, body: unknown, choiceKind: ChoiceKind, scenario: string): BuiltResponse {
-  return { status, contentType: plan.contentType, headers: plan.sampleHeaders, body, exact: false, choiceKind, scenario, plan, bodyViolations: null };
+/** `exact`: the body may hold numbers kept as their text (an echo of one, the state's items). */
+function built(plan: ResponsePlan, status: number, body: unknown, choiceKind: ChoiceKind, scenario: string, exact = false): BuiltResponse {
+  return { status, contentType: plan.contentType, headers: plan.sampleHeaders, body, exact, choiceKind, scenario, plan, bodyViolations: null };
 }

@@ -27,8 +27,11 @@ export function readBody(req: IncomingMessage, limit: number, done: (body: Buffe
     done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), false);
   });
   // A client that drops mid-body gets no answer; there is nobody left to read it.
-  req.on('error', () => {});
+  req.on('error', ignore);
 }
+
+/** One shared listener, not a new closure per request. */
+function ignore(): void {}
 
 /** What an earlier body parser kept, back as bytes; it leaves `undefined` when there was no body. */
 function bodyFromParser(body: unknown): Buffer {
