@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/config-error.js';
-import { ADMIN_OFF_NOTE, DEFAULTS, type StubOptions } from './config/options.js';
+import { ADMIN_OFF_NOTE, type StubOptions } from './config/options.js';
+import { HELP } from './cli-help.js';
 import { batchedSink } from './record/request-log.js';
 import { formatCoverage, type CoverageReport } from './record/coverage.js';
 import { formatDrift, type DriftReport } from './record/drift.js';
@@ -14,69 +15,6 @@ import { armExitWatchdog } from './http/exit-watchdog.js';
 import { nearestName } from './common/nearest-name.js';
 import { asJsonLines } from './record/json-lines.js';
 import { prismArguments } from './config/prism-command-line.js';
-
-const HELP = `Usage: plant-store-stub [options]
-       plant-store-stub mock FILE [-p PORT] [-h HOST] [-d] [--errors] [options]
-                        (Prism's command line: implies --compat prism)
-
-Serves an OpenAPI 3.0/3.1/3.2 (or Swagger 2.0) document as a stub API.
-
-Options:
-  --spec FILE           OpenAPI document to serve (default ${DEFAULTS.spec})
-  --fixtures DIR        folder of scenario fixtures (default ${DEFAULTS.fixtures})
-  --port N              port, 0 picks a free one (default ${DEFAULTS.port}, env PORT)
-  --host H              address to bind (default ${DEFAULTS.host}, env HOST)
-  --token T             accepted bearer token, repeatable (env STUB_TOKENS, comma-separated);
-                        default: any non-empty token
-  --admin-token T       bearer token for /__admin (required when --host is not loopback,
-                        where --compat prism turns /__admin off instead; env STUB_ADMIN_TOKEN)
-  --seed N              another data set for generated data (default 0): the same
-                        seed and request give the same bytes, across restarts too
-  --max-body BYTES      largest request body (default ${DEFAULTS.maxBodyBytes})
-  --max-state BYTES     stateful mode: the most bytes of stored items kept (default
-                        ${DEFAULTS.maxStateBytes}); a change beyond it is 422
-  --delay MS            delay before every answer (default 0; X-Mock-Delay overrides)
-  --journal-limit N     journal entries kept (default ${DEFAULTS.journalLimit})
-  --coverage-out FILE   write the coverage report as JSON when the server stops
-  --workers N           serve one port from N processes acting as one server (one state,
-                        journal, coverage and sticky scenario); a dead worker is replaced
-  --stateful            remember what clients create, update and delete (resources inferred
-                        from the document: POST /plants, then GET /plants/{id})
-  --state-file FILE     stateful mode's resources, loaded at start and written after changes
-                        (implies --stateful)
-  --seed-items N        stateful mode starts with the list examples' items and N generated
-                        items per resource (default 0; a state file that holds state wins)
-  --webhook NAME=URL    send the document's webhook NAME (its key under webhooks) to URL;
-                        repeatable
-  --callback-hosts H,…  hosts callbacks may reach, * for any (default: this machine when
-                        bound to loopback, and the webhook targets' hosts)
-  --state-store URL     redis://HOST:PORT/DB: instances sharing it act as one server (stateful
-                        store, journal, coverage, sticky scenario)
-  --proxy URL           forward requests to the real API at URL, check both sides against the
-                        document, answer from the mock what it lacks (see docs/proxy.md)
-  --proxy-timeout MS    wait this long for the upstream's answer headers, then 504
-                        (default ${DEFAULTS.proxyTimeoutMs})
-  --proxy-errors        refuse requests that break the document instead of forwarding them
-  --record DIR          with --proxy: write the real API's answers into DIR as fixtures
-                        (replay them offline with --fixtures DIR)
-  --drain-ms MS         at shutdown, keep serving this long after GET /__admin/ready
-                        turned 503, so a load balancer stops sending first (default 0)
-  --strict              refuse to start on a document with warnings (for spec authors in CI)
-  --no-watch            do not reload the spec and fixtures when they change
-  --no-cors             do not answer CORS preflights
-  --log-format F        the log as text (default) or json: every line on stdout and stderr
-                        one JSON object
-  --quiet               no per-request log lines, and no coverage table at shutdown
-                        unless --coverage-out is given
-  --compat prism        answer as Prism does where the two differ (docs/compared-with-prism.md)
-  -d, --dynamic         generate every answer from its schema, as Prefer: dynamic=true does
-  --errors              an answer that breaks its own schema is a 500 saying why
-  -h, --help            this text
-  -v, --version         the version
-
-Without --spec and without ./openapi.yaml, the bundled Plant Store document is served.
-From a clone, pass flags after --:  npm start -- --spec other.yaml --port 0
-`;
 
 function exitWithError(message: string): never {
   process.stderr.write(`plant-store-stub: ${message}\n`);
