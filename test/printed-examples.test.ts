@@ -1,9 +1,10 @@
 // The shell examples a new user copies, run as printed: the README's quick start, the sticky
-// scenario of docs/choosing-answers.md, the fixture of docs/scenarios-and-fixtures.md and the demo
-// of docs/stateful-mode.md. Each `curl` line runs through bash with the real curl (only the port
+// scenario of docs/choosing-answers.md, the fixtures of docs/scenarios-and-fixtures.md and
+// docs/webhooks.md, and the demo of docs/stateful-mode.md. Each `curl` line runs through bash with the real curl (only the port
 // 4010 becomes the test stub's), and the answer must be the one the page prints under it
 // (`# 200 {...}`, `# {...}`) or beside it (`# 204`).
 import { execFile, spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +122,40 @@ describe('docs/scenarios-and-fixtures.md: the fixture it prints', () => {
     const cli = await startAsNpmStart(['--fixtures', fixtures]);
     const answer = await curl(`curl -s localhost:4010/plants -H 'Authorization: Bearer t' -H 'Content-Type: application/json' -H 'X-Mock-Scenario: duplicate-id' -d '{"id": 1, "name": "Fern"}'`, cli.port);
     expect(answer).toEqual({ status: 400, body: '{"error":1001,"message":"A plant with this id already exists"}' });
+  });
+});
+
+describe('docs/webhooks.md: the fixture it prints', () => {
+  it('sends newPlant after each successful answer of POST /plants, the bulk scenario\'s included', async () => {
+    const fixtures = join(dir, 'webhook-fixtures');
+    await run('mkdir', ['-p', fixtures]);
+    expect(await writeFixtureBlocks('webhooks.md', fixtures)).toEqual(['add-plant.yaml']);
+    const deliveries: Array<{ path: string; body: string }> = [];
+    const receiver: Server = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => {
+        deliveries.push({ path: request.url ?? '', body });
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as { port: number };
+      const cli = await startAsNpmStart(['--spec', 'test/specs/plant-store-full.yaml', '--fixtures', fixtures, '--webhook', `newPlant=http://127.0.0.1:${port}/hooks`]);
+      const cases = [
+        { scenario: '', sent: '{"id": 3, "name": "Ivy"}', answer: '{"id":3,"name":"Ivy"}', delivered: '{"id":3,"name":"Ivy"}' },
+        { scenario: "-H 'X-Mock-Scenario: bulk' ", sent: '{"id": 4, "name": "Fig"}', answer: '{"id":9,"name":"Bulk"}', delivered: '{"id":4,"name":"Fig"}' },
+      ];
+      for (const [i, c] of cases.entries()) {
+        const answer = await curl(`curl -s localhost:4010/plants -H 'Authorization: Bearer t' -H 'Content-Type: application/json' ${c.scenario}-d '${c.sent}'`, cli.port);
+        expect(answer).toEqual({ status: 200, body: c.answer });
+        await pollUntil(async () => deliveries.length, (n) => n > i, 10_000);
+        expect(deliveries[i]).toEqual({ path: '/hooks', body: c.delivered });
+      }
+      expect(deliveries).toHaveLength(cases.length);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });
 
