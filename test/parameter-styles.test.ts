@@ -89,6 +89,7 @@ describe('parameters in each documented style', () => {
   it.each([
     ['an exploded form object is read from its own query keys', 'GET', '/recipes?offset=1&limit=20&sort=name', {}, 200, null],
     ['an exploded form object is checked property by property', 'GET', '/recipes?offset=x&limit=200', {}, 400, ['/query/page/offset: must be an integer', '/query/page/limit: must be <= 100']],
+    ['a one-value query parameter sent twice is refused saying so, not as the wrong type', 'GET', '/recipes?offset=1&limit=20&sort=name&sort=date', {}, 400, ['/query/sort: sent 2 times; send one value']],
     ['a required exploded form object with none of its keys is missing', 'GET', '/recipes?sort=name', {}, 400, ['/query/page: is required']],
     ['a packed form object alternates names and values', 'GET', '/packed?page=offset,1,limit,20', {}, 200, null],
     ['a packed form object is checked property by property', 'GET', '/packed?page=limit,x', {}, 400, ['/query/page/limit: must be an integer']],

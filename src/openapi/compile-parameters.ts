@@ -31,6 +31,8 @@ interface ParameterPlan {
   /** How the text becomes the value validated: as read (Ajv coerces), parsed as JSON, or coerced here. */
   decode: 'coerce' | 'json' | 'exact';
   types: readonly string[];
+  /** One value in the query (a primitive): a key repeated in the query is refused as such, not as the wrong type. */
+  once: boolean;
 }
 
 interface LocationCheck {
@@ -106,9 +108,11 @@ export function compileParameters(
       const coerced: Record<string, unknown> = {};
       const exact: Record<string, unknown> = {};
       let notJson: string[] | null = null;
+      let repeated: Array<{ at: string; times: number }> | null = null;
       for (const parameter of check.parameters) {
         const value = parameter.read(sources);
         if (value === undefined) continue;
+        if (parameter.once && Array.isArray(value)) (repeated ??= []).push({ at: `/${check.location}/${escapePointerToken(parameter.name)}`, times: value.length });
         if (parameter.decode === 'coerce') coerced[parameter.name] = value;
         else if (parameter.decode === 'exact') exact[parameter.name] = coerceText(value, parameter.types);
         else {
@@ -123,6 +127,8 @@ export function compileParameters(
         // A value that is not JSON was sent: it is not also "required".
         for (const violation of check.exact(exact)) if (!notJson?.some((at) => violation.startsWith(`${at}:`))) violations.push(violation);
       }
+      // `?sort=name&sort=date` for one value: what the validator says of the list is beside the point.
+      if (repeated) for (const { at, times } of repeated) replaceViolations(violations, at, `${at}: sent ${times} times; send one value`);
     }
     return violations;
   }, { declared, deprecated });
@@ -150,10 +156,10 @@ function planParameter(
     const hasSchema = isSchema(media) && media.schema !== undefined;
     const schema = hasSchema ? compiler.refTo(`${at}/content/${escapePointerToken(mediaType)}/schema`) : {};
     const json = isJsonMediaType(mediaType);
-    return { parameter: { name, read: reader('primitive'), decode: json ? 'json' : 'exact', types: json ? [] : ['string'] }, schema };
+    return { parameter: { name, read: reader('primitive'), decode: json ? 'json' : 'exact', types: json ? [] : ['string'], once: location === 'query' }, schema };
   }
   // No schema at all: any value, but a required parameter must be present.
-  if (!isSchema(parameter.schema)) return { parameter: { name, read: reader('primitive'), decode: 'exact', types: ['string'] }, schema: {} };
+  if (!isSchema(parameter.schema)) return { parameter: { name, read: reader('primitive'), decode: 'exact', types: ['string'], once: location === 'query' }, schema: {} };
 
   const schema = derefSchema(spec, parameter.schema);
   const kind = kindOf(spec, schema);
@@ -163,7 +169,16 @@ function planParameter(
   // workflow_id). Such a primitive is coerced here, once, to the first type its text fits.
   const alternatives = primitiveAlternatives(spec, schema);
   const decode = kind === 'primitive' && alternatives !== null ? 'exact' : 'coerce';
-  return { parameter: { name, read, decode, types: alternatives ?? [] }, schema: compiler.refTo(`${at}/schema`) };
+  return { parameter: { name, read, decode, types: alternatives ?? [], once: kind === 'primitive' && location === 'query' }, schema: compiler.refTo(`${at}/schema`) };
+}
+
+/** Replaces what `violations` say at `at` (or inside it) with `instead`, in the place of the first. */
+function replaceViolations(violations: string[], at: string, instead: string): void {
+  const about = (violation: string) => violation.startsWith(`${at}:`) || violation.startsWith(`${at}/`);
+  const first = violations.findIndex(about);
+  const kept = violations.filter((violation) => !about(violation));
+  kept.splice(first === -1 ? kept.length : first, 0, instead);
+  violations.splice(0, violations.length, ...kept);
 }
 
 function kindOf(spec: LoadedDocument, schema: Schema): ValueKind {
