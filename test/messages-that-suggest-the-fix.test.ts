@@ -26,6 +26,9 @@ beforeAll(async () => {
   await writeFile(join(dir, 'no-operations.yaml'), 'openapi: 3.1.0\ninfo: {title: Parameters only, version: "1"}\npaths:\n  /plants:\n    summary: nothing to call\n');
   await mkdir(join(dir, 'no-fixtures'));
   await writeFile(join(dir, 'trees.yaml'), TREES);
+  await mkdir(join(dir, 'api', 'resources'), { recursive: true });
+  await writeFile(join(dir, 'api', 'public.v2.yaml'), TREES);
+  await writeFile(join(dir, 'api', 'notes.txt'), 'not a document\n');
 });
 
 afterAll(async () => {
@@ -42,6 +45,12 @@ describe('refusals to start that name the fix', () => {
     { name: 'a broken .json document is reported as JSON with its line and column', args: () => ['--spec', join(dir, 'broken.json')], line: () => `${join(dir, 'broken.json')}: invalid JSON at line 7, column 1: close brace expected` },
     { name: 'a .json document with a misspelt value names where the value starts', args: () => ['--spec', join(dir, 'truncated-token.json')], line: () => `${join(dir, 'truncated-token.json')}: invalid JSON at line 3, column 19: invalid symbol` },
     { name: 'a broken .json fixture is reported as JSON with its line and column', args: () => ['--fixtures', join(dir, 'json-fixtures')], line: () => `${join(dir, 'json-fixtures', 'create.json')}: invalid JSON at line 4, column 28: property name expected` },
+    {
+      name: 'a spec named by URL says to download it first, with the command',
+      args: () => ['--spec', 'https://api.example.test/v2/openapi.yaml'],
+      line: () => "https://api.example.test/v2/openapi.yaml: a URL; the spec is read from a file: download it (curl -sLo openapi.yaml 'https://api.example.test/v2/openapi.yaml') and pass --spec openapi.yaml",
+    },
+    { name: 'a spec that is a folder names the documents in it', args: () => ['--spec', join(dir, 'api')], line: () => `${join(dir, 'api')}: a folder, not a document; the documents in it: public.v2.yaml` },
     { name: 'with --strict, a document without paths is refused saying so', args: () => ['--strict', '--spec', join(dir, 'empty.yaml'), '--fixtures', join(dir, 'no-fixtures')], line: () => `${join(dir, 'empty.yaml')}: /paths: the document has no paths, so nothing is served (every request but /__admin/ is answered 404); --strict refuses documents with warnings` },
   ];
   it.concurrent.each(cases)('$name', async ({ args, line }) => {

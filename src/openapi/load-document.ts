@@ -1,7 +1,7 @@
 // Reads an OpenAPI document from disk (3.0, 3.1 and 3.2; Swagger 2.0 converted to 3.0 on load)
 // and makes every $ref in it internal, so that the compiler can hand the whole document to Ajv as
 // one schema resource. What follows the reading is open-document.ts, shared with the fetch handler.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import { firstLine, openDocument, parseDocument, type LoadedDocument, type OpenApiDocument } from './open-document.js';
@@ -15,14 +15,31 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(file, code === 'ENOENT' ? `no such file (looked for ${path})` : `cannot read the spec (${code ?? (error as Error).message})`);
+    throw new ConfigError(file, await unreadable(file, path, (error as NodeJS.ErrnoException).code ?? (error as Error).message));
   }
   return openDocument(file, parseDocument(file, text), {
     files: [path],
     bundle: (parsed) => bundle(file, path, parsed),
     fromSwagger2: (parsed) => fromSwagger2(file, parsed),
   });
+}
+
+/**
+ * Why `file` could not be read, with what to do: a URL (Prism reads one; the stub reads files,
+ * and watches them) says how to download it; a folder (DigitalOcean's document is one file among
+ * 2,900 in a folder) names the documents in it.
+ */
+async function unreadable(file: string, path: string, code: string): Promise<string> {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file)) {
+    return `a URL; the spec is read from a file: download it (curl -sLo openapi.yaml '${file}') and pass --spec openapi.yaml`;
+  }
+  if (code === 'ENOENT') return `no such file (looked for ${path})`;
+  if (code === 'EISDIR') {
+    const documents = (await readdir(path, { withFileTypes: true }).catch(() => []))
+      .filter((entry) => entry.isFile() && /\.(ya?ml|json)$/i.test(entry.name)).map((entry) => entry.name).sort();
+    return `a folder, not a document; ${documents.length > 0 ? `the documents in it: ${documents.slice(0, 5).join(', ')}${documents.length > 5 ? ', …' : ''}` : 'it holds no .yaml or .json file'}`;
+  }
+  return `cannot read the spec (${code})`;
 }
 
 /**
