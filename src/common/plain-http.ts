@@ -8,6 +8,8 @@ export interface PlainRequest {
   path: string;
   /** Raw query string without the leading `?` ('' when absent). */
   rawQuery: string;
+  /** Where the host mounted the stub (`/mock` of an Express app, the fetch handler's base path); absent or '' at the root. */
+  mountPath?: string;
   headers: Record<string, string | string[] | undefined>;
   /** Raw body bytes (a Buffer from node:http); empty when the request had none. */
   body: Uint8Array;

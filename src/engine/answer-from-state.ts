@@ -14,6 +14,8 @@ import type { BuiltResponse, Choice, Refusal, StateChange, StoredState } from '.
 import { stateRefusals } from './refusals.js';
 import { pageAsked } from './links-on-stub.js';
 import { setOwn } from '../common/json-value.js';
+import type { CursorPaging } from '../openapi/compile-paging.js';
+import { cursorAt, cursorOffset, pageSizeAsked } from './cursor-pages.js';
 
 const NO_ITEMS: ReadonlyMap<string, string> = new Map();
 
@@ -49,6 +51,8 @@ export function answerFromState(
     const size = paging ? (query.get(paging.size) !== null ? pageAsked(query, paging.size) : paging.defaultSize) : 0;
     const skip = paging ? (pageAsked(query, paging.page) - 1) * size : 0;
     const take = paging ? skip + size : limit !== null && /^\d+$/.test(limit) ? Number(limit) : Infinity;
+    const cursor = paging ? null : operation.cursorPaging;
+    if (cursor?.param) return cursorPage(cursor, cursor.param, resource, items, scoped, query, (listed, next) => ({ ...respond(action.listField === null ? listed : { [action.listField]: listed }, null, false), next }));
     const listed = (scoped ?? first(items.values(), take).map(parseItem)).slice(skip, take);
     const answer = respond(action.listField === null ? listed : { [action.listField]: listed }, null, false);
     return paging ? { ...answer, pages: Math.max(1, Math.ceil(count / size)) } : answer;
@@ -96,6 +100,27 @@ export function answerFromState(
       return respond(answered(updated), { action: action.kind, resource: resource.name, id, item: stringifyExact(updated, true) });
     }
   }
+}
+
+/**
+ * A list paged by cursor (`?PageToken=…&PageSize=2`, `?starting_after=cus_2`): the page the cursor
+ * starts, its size asked or documented (all items when neither), and the next page's cursor, null
+ * on the last. Only the items answered are parsed where the collection is not nested.
+ */
+function cursorPage(
+  cursor: CursorPaging, param: string, resource: Resource, items: ReadonlyMap<string, string>, scoped: unknown[] | null, query: URLSearchParams,
+  answer: (listed: unknown[], next: string | null) => Choice,
+): Choice {
+  const ids = scoped ? scoped.map((item) => (isExactObject(item) ? identityOf(item[resource.idField]) : null)) : [...items.keys()];
+  const asked = query.get(param);
+  // Stripe's `starting_after` names the last item seen; an id the store no longer holds ends the list.
+  const at = cursor.kind === 'after' && asked !== null ? ids.indexOf(asked) : -1;
+  const skip = cursor.kind !== 'after' ? cursorOffset(cursor, asked) : asked === null ? 0 : at === -1 ? ids.length : at + 1;
+  const size = pageSizeAsked(cursor, query);
+  const end = size === null ? ids.length : Math.min(ids.length, skip + size);
+  const listed = scoped ? scoped.slice(skip, end) : first(items.values(), end).slice(skip).map(parseItem);
+  const next = end >= ids.length || end <= skip ? null : cursor.kind === 'after' ? ids[end - 1] : cursorAt(cursor, end);
+  return answer(listed, next);
 }
 
 /** A nested collection's item carries its parent's path values in the properties they name. */

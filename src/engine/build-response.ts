@@ -37,7 +37,7 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
     case 'echo':
       return echoOrFallback(operation, choice.plan, choice.status, request, body!);
     case 'state':
-      return { ...fromState(operation, choice.plan, request, choice.value, choice.identity), pages: choice.pages };
+      return { ...fromState(operation, choice.plan, request, choice.value, choice.identity), pages: choice.pages, next: choice.next };
   }
 }
 

@@ -57,7 +57,7 @@ export type Choice =
    * to make. `identity`: an item's id property (and envelope), kept even where the answer's schema
    * does not declare it, so the client learns the id it must use; null for a list.
    */
-  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null; identity: StateIdentity | null; pages?: number };
+  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null; identity: StateIdentity | null; pages?: number; next?: string | null };
 
 /** Where an item answered from the state carries its id: `gid` inside `data` of `{"data": {...}}`. */
 export interface StateIdentity {
@@ -82,6 +82,8 @@ export interface BuiltResponse {
   bodyViolations: string[] | null;
   /** A stateful list's page count (the store's items over the page size); pagination links end there. */
   pages?: number;
+  /** A stateful list paged by cursor: the cursor of the next page, null on the last (undefined: not from the state). */
+  next?: string | null;
 }
 
 /** Resource name -> item identity -> the item as JSON text (numbers exact), in insertion order. */

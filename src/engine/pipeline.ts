@@ -18,7 +18,8 @@ import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
 import { answerFromState, storedAsAnswered } from './answer-from-state.js';
 import { agreeWithRequest } from './agree-with-request.js';
-import { keepLinksOnStub, pageAsked } from './links-on-stub.js';
+import { keepLinksOnStub, pageAsked, stubOrigin } from './links-on-stub.js';
+import { cursorPages } from './cursor-pages.js';
 import { conditionalGet } from './conditional-get.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import type { Resources } from '../openapi/compile-resources.js';
@@ -122,7 +123,7 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
 
   // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
   //    A stateless answer then agrees with the request: the path's id answered, a list's ids distinct.
-  //    Links in its headers stay on the stub, pagination links built for this page.
+  //    Links in its headers and body stay on the stub, pagination links and cursors built for this page.
   let built;
   try {
     built = buildResponse(operation, choice, request, body);
@@ -131,7 +132,8 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
     if (error instanceof SchemaTooComplexError) return refused(serverRefusals.tooComplex(choice.plan?.schemaPointer ?? ''), operation);
     throw error;
   }
-  const answer = keepLinksOnStub(agreeWithRequest(operation, choice, built, pathParams, pageAsked(query)), request, query, state.compiled.serverOrigins);
+  const linked = keepLinksOnStub(agreeWithRequest(operation, choice, built, pathParams, pageAsked(query)), request, query, state.compiled.serverOrigins);
+  const answer = operation.cursorPaging === null ? linked : cursorPages(operation.cursorPaging, linked, request, query, stubOrigin(request));
   const problems = selfCheck(answer, operation.key, policy.checkEveryAnswer);
   //    Prism sends only text as text/*.
   if (policy.onlyTextAsText && answer.body !== undefined && typeof answer.body !== 'string' && answer.contentType?.toLowerCase().startsWith('text/')) {

@@ -48,7 +48,7 @@ export async function createFetchHandler(options: FetchHandlerOptions): Promise<
     //    body for whoever handles it next), then the body (bounded) and multipart parts.
     const target = locate(request, resolved.base);
     if (resolved.passthrough && (target === null || !stub.knows(request.method, target.path))) return undefined;
-    const plainRequest = target && (await toPlainRequest(request, target, resolved.maxBodyBytes));
+    const plainRequest = target && (await toPlainRequest(request, target, resolved.maxBodyBytes, resolved.base.path));
     // 2. Answer: the engine's pipeline (or the stub's 404 for a URL outside the base URL).
     const seen = plainRequest ?? outside(request);
     const response = plainRequest ? stub.handle(plainRequest) : refusalResponse(routeRefusals.noOperation(request.method, request.url), null);

@@ -18,13 +18,13 @@ export function locate(request: Request, base: BaseUrl): Target | null {
 }
 
 /** The request as the engine sees it. */
-export async function toPlainRequest(request: Request, { path, rawQuery }: Target, maxBodyBytes: number): Promise<PlainRequest> {
+export async function toPlainRequest(request: Request, { path, rawQuery }: Target, maxBodyBytes: number, mountPath = ''): Promise<PlainRequest> {
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
   const { body, exceeded } = await readBody(request, maxBodyBytes);
-  const plainRequest: PlainRequest = { method: request.method, path, rawQuery, headers, body };
+  const plainRequest: PlainRequest = { method: request.method, path, rawQuery, mountPath, headers, body };
   if (exceeded) plainRequest.bodyLimitExceeded = maxBodyBytes;
   else if (body.length > 0 && /^\s*multipart\/form-data\s*(;|$)/i.test(headers['content-type'] ?? '')) plainRequest.multipart = await readParts(body, headers['content-type']);
   return plainRequest;

@@ -60,6 +60,8 @@ function toPlainRequest(req: IncomingMessage): PlainRequest {
     method: req.method ?? 'GET',
     path: queryAt === -1 ? url : url.slice(0, queryAt),
     rawQuery: queryAt === -1 ? '' : url.slice(queryAt + 1),
+    // Express's mount path of the stub's app (`app.use('/api', stubApp)`); undefined under node:http.
+    mountPath: (req as IncomingMessage & { baseUrl?: string }).baseUrl,
     headers: req.headers,
     body: EMPTY,
   };

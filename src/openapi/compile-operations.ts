@@ -2,6 +2,7 @@
 // compiled-model.ts, responses in compile-responses.ts): for every operation its security check,
 // parameter and body validators, response plans and error renderers. All of this happens once at
 // start-up (and on reload); a request only looks things up.
+import { cursorPagingOf } from './compile-paging.js';
 import { compileSecurity } from './compile-security.js';
 import { createDataGenerator } from '../generate/data-generator.js';
 import { oversizedSchemas } from '../generate/size-bounds.js';
@@ -59,6 +60,7 @@ class OperationPlannedOnUse implements CompiledOperation {
   get invalidStatus() { return this.plans.invalidStatus; }
   get responseHeaderNames() { return this.plans.responseHeaderNames; }
   get callbacks() { return this.plans.callbacks; }
+  get cursorPaging() { return this.plans.cursorPaging; }
 }
 
 export interface CompileOptions {
@@ -139,6 +141,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
           invalidStatus: invalidRequestStatus(responses),
           responseHeaderNames: [...new Set([...responses.values()].flatMap((response) => response.headers.map((header) => header.name)))].join(', '),
           callbacks: compileCallbacks(spec, compiler, generator, operation, pointer),
+          cursorPaging: method === 'GET' ? cursorPagingOf(spec, [pathItem.value.parameters, operation.parameters].flatMap((list) => (Array.isArray(list) ? list : [])), operation) : null,
         };
       };
       // A big document's operations are planned when first used, like their validators: planning

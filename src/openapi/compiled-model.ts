@@ -1,6 +1,7 @@
 // The compiled model the engine runs on: what compiling a document produces for each operation
 // (security check, validators, response plans, error renderer) and for the document as a whole.
 // Types only, so every stage and every compiler reads them without importing a compiler.
+import type { CursorPaging } from './compile-paging.js';
 import type { SecurityCheck } from './compile-security.js';
 import type { Projection } from './compile-projection.js';
 import type { XmlWriter } from './compile-xml.js';
@@ -90,6 +91,8 @@ export interface CompiledOperation {
   reportUnsatisfiable: (pointer: string, violations: string[]) => void;
   /** 3.0 `callbacks`: sent after the operation's successful answer, to the URL their expression names. */
   callbacks: CallbackPlan[];
+  /** A GET list paged by cursor (`offset`, `marker`, `PageToken`, `starting_after`): its parameters; null otherwise. */
+  cursorPaging: CursorPaging | null;
 }
 
 /** What names an operation and is compiled at start in every document. */
