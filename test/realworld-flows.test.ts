@@ -3,7 +3,7 @@
 // have distinct ids; in stateful mode, how many collection/item pairs with a create and an item
 // read are found as resources, how many pass the round trip (create, read, a second create with
 // another id, list, update, delete, read 404) and in how many the read answers what the create
-// answered; and how many cursor-paged lists (Asana's next_page, Twilio's next_page_uri, Box's
+// answered (its fields read back unchanged; exact equality counted too); and how many cursor-paged lists (Asana's next_page, Twilio's next_page_uri, Box's
 // next_marker) a client follows to their end without leaving the stub. The figures are printed; the floors below are today's, so a change that loses ground
 // fails (the issue's goals are higher: see notes/issue-19.md).
 import { existsSync, readdirSync } from 'node:fs';
@@ -27,7 +27,7 @@ function documents(): string[] {
 }
 
 type Json = any;
-interface Tally { hits: number; of: number; misses: string[]; paged?: number }
+interface Tally { hits: number; of: number; misses: string[]; subset?: number }  // a second count among the hits (pages followed past the first, reads exactly equal)
 const tally = (): Tally => ({ hits: 0, of: 0, misses: [] });
 const count = (t: Tally, hit: boolean, what: string) => { t.of++; if (hit) t.hits++; else if (t.misses.length < 400) t.misses.push(what); };
 const percent = (t: Tally) => (t.of === 0 ? 100 : (100 * t.hits) / t.of);
@@ -55,7 +55,7 @@ function listOf(body: Json): Json[] | null {
   return named ? body[named] : arrays.length === 1 ? body[arrays[0]] : null;
 }
 
-const figures = { itemReads: tally(), lists: tally(), found: tally(), roundTrip: tally(), readsAsCreated: tally(), cursorLists: { ...tally(), paged: 0 } };
+const figures = { itemReads: tally(), lists: tally(), found: tally(), roundTrip: tally(), readsAsCreated: tally(), cursorLists: { ...tally(), subset: 0 } };
 
 async function statelessFigures(file: string, requests: Map<string, BuiltRequest & { method: string }>): Promise<void> {
   const stub = await startStub({ spec: file, fixtures: '/nonexistent-flow-fixtures', port: 0, watch: false, log: () => {}, seed: 7 });
@@ -80,7 +80,7 @@ async function statelessFigures(file: string, requests: Map<string, BuiltRequest
         if (nextPage(body, new URL(`${stub.url}${built.path}?${built.query}`), stub.url) !== undefined) {
           const pages = await followPages(stub.url, `${stub.url}${built.path}${built.query ? `?${built.query}` : ''}`, built);
           count(figures.cursorLists, pages.ended, `${key}: ${pages.detail}`);
-          if (pages.ended && pages.detail !== '1 page(s)') figures.cursorLists.paged++;
+          if (pages.ended && pages.detail !== '1 page(s)') figures.cursorLists.subset!++;
         }
         const list = listOf(body);
         const objects = (list ?? []).filter(isObject);
@@ -170,7 +170,10 @@ async function roundTrip(url: string, requests: Map<string, BuiltRequest & { met
   const read = await send(readRequest, 'GET', itemUrl);
   if (read.status !== 200) return { passed: false, sameAsCreated: null, detail: `read by ${id} answered ${read.status}` };
   const readItem = unwrap(parse(read.text));
-  const sameAsCreated = canonical(readItem) === canonical(item);
+  // The issue's measure: the create answer's fields read back unchanged. A read may answer more
+  // (fields its own schema requires that the create's answer lacks); exact equality is counted apart.
+  const sameAsCreated = holds(readItem, item);
+  if (canonical(readItem) === canonical(item)) figures.readsAsCreated.subset = (figures.readsAsCreated.subset ?? 0) + 1;
   const sent = create.body !== undefined && create.headers['content-type']?.includes('json') ? parse(create.body) : undefined;
   const sentItem = resource.bodyEnvelope && isObject(sent) ? sent[resource.bodyEnvelope] : sent;
   if (isObject(sentItem) && isObject(readItem)) {
@@ -259,8 +262,8 @@ describe.skipIf(files.length === 0)('flows on the real documents of ../shared/re
       line('lists with distinct ids', figures.lists),
       line('create+read pairs found as resources', figures.found),
       line('resources passing the round trip', figures.roundTrip),
-      line('reads answering what the create answered', figures.readsAsCreated),
-      `${line('lists with next-page fields followed to their end on the stub', figures.cursorLists)}, ${figures.cursorLists.paged} of them over more than one page`,
+      `${line('reads answering what the create answered (its fields unchanged)', figures.readsAsCreated)}, ${figures.readsAsCreated.subset ?? 0} of them exactly the same`,
+      `${line('lists with next-page fields followed to their end on the stub', figures.cursorLists)}, ${figures.cursorLists.subset} of them over more than one page`,
     ];
     console.log(`issue-19 figures over ${files.length} documents\n  ${lines.join('\n  ')}`);
     if (process.env.FLOWS_MISSES) for (const [name, t] of Object.entries(figures)) console.log(name, t.misses.join('\n  '));
@@ -275,4 +278,4 @@ describe.skipIf(files.length === 0)('flows on the real documents of ../shared/re
 
 /** Today's figures, rounded down (the issue's goals: 95, 95, 90, 90, 90). */
 // Deterministic since stateful uuids are drawn from a hash, not crypto.randomUUID (two runs, same misses).
-const FLOORS = { itemReads: 96, lists: 99, found: 100, roundTrip: 92, readsAsCreated: 91, cursorLists: 100 };
+const FLOORS = { itemReads: 96, lists: 99, found: 100, roundTrip: 92, readsAsCreated: 94, cursorLists: 100 };
