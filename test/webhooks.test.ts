@@ -12,6 +12,7 @@ import { startStub, type RunningStub } from '../src/index.js';
 import { request } from './helpers/http.js';
 import { runCli, startCli } from './helpers/cli.js';
 import { JSON_HEADERS, JSON_TYPE, PROBLEM_TYPE } from './helpers/plant.js';
+import { haveRedis, startRedis } from './helpers/redis.js';
 
 const SPECS = join(import.meta.dirname, 'specs');
 const BIG_ID = '9223372036854775806';
@@ -186,6 +187,27 @@ describe('--webhook on the command line', () => {
       expect((await receiver.arrived(1)).map((hook) => [hook.url, hook.body])).toEqual([['/cli', '{"id":1,"name":"Fern"}']]);
     } finally {
       await cli.stop();
+    }
+  });
+
+  // A create answered from the state sends what the fixture names as one answered without state
+  // (a stub started without the fixture sends nothing in either mode: the fixture is the trigger).
+  it.each([
+    ['answered without state', []],
+    ['answered from the state', ['--stateful']],
+    ['answered from the state two workers share', ['--stateful', '--workers', '2']],
+    ['answered from a Redis state store', ['--stateful', '--state-store', 'REDIS']],
+  ])('a created plant %s reaches it', async (_name, flags) => {
+    if (flags.includes('REDIS') && !haveRedis) return;
+    const redis = flags.includes('REDIS') ? await startRedis() : null;
+    const cli = await startCli(['--spec', spec, '--fixtures', fixtures, '--port', '0', '--quiet', '--no-watch', ...flags.map((flag) => (flag === 'REDIS' ? redis!.url : flag)), '--webhook', `newPlant=${receiver.url}/modes`], { timeoutMs: 20_000 });
+    try {
+      receiver.received.length = 0;
+      expect((await request(`${cli.url}/plants`, { method: 'POST', headers: JSON_HEADERS, body: '{"id":7,"name":"Ivy"}' })).status).toBe(200);
+      expect((await receiver.arrived(1)).map((hook) => [hook.url, hook.body])).toEqual([['/modes', '{"id":7,"name":"Ivy"}']]);
+    } finally {
+      await cli.stop();
+      await redis?.stop();
     }
   });
 
