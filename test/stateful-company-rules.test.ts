@@ -1,7 +1,8 @@
 // Stateful mode's rules for the shapes company documents take, one case per rule, each a create,
 // a second create, a read by the id the create answered and a list, over HTTP: an id the create
 // answer's own schema leaves out, a patterned id without an example, a resource keyed by its name,
-// a path parameter that says more than the property, an id of a format (ipv4) generated as the
+// a path parameter that says more than the property (or, where no name says which property is
+// the id, the one of its format: ipv6), an id of a format (ipv4) generated as the
 // format asks, an envelope named like the parameter, a page object whose first array is not the
 // items, fields the create answer filled in (or showed in another form) read back as answered,
 // maps carried as sent, and a create answering without the reads' envelope. Same requests, same
@@ -65,6 +66,12 @@ ${resource('/floating_ips', '/floating_ips/{floating_ip}', {
   create: created('{ type: object, properties: { region: { type: string } } }', "{ type: object, properties: { floating_ip: { $ref: '#/components/schemas/FloatingIp' } } }"),
   list: "{ type: object, properties: { floating_ips: { type: array, items: { $ref: '#/components/schemas/FloatingIp' } } } }",
   read: "{ type: object, properties: { floating_ip: { $ref: '#/components/schemas/FloatingIp' } } }",
+})}
+${resource('/reserved_ipv6', '/reserved_ipv6/{reserved_ipv6}', {
+  create: created('{ type: object, properties: { region_slug: { type: string } } }', "{ type: object, properties: { reserved_ipv6: { $ref: '#/components/schemas/ReservedIpv6' } } }"),
+  list: "{ type: object, properties: { reserved_ipv6s: { type: array, items: { $ref: '#/components/schemas/ReservedIpv6' } } } }",
+  read: "{ type: object, properties: { reserved_ipv6: { $ref: '#/components/schemas/ReservedIpv6' } } }",
+  itemParams: 'parameters: [{ name: reserved_ipv6, in: path, required: true, schema: { type: string, format: ipv6 } }]',
 })}
 ${resource('/folders', '/folders/{folder_id}', {
   create: created("{ $ref: '#/components/schemas/FolderRequest' }", "{ $ref: '#/components/schemas/Folder' }"),
@@ -157,6 +164,9 @@ components:
     FloatingIp:
       type: object
       properties: { ip: { type: string, format: ipv4, example: 45.55.96.47 }, region: { type: string } }
+    ReservedIpv6:
+      type: object
+      properties: { ip: { type: string, format: ipv6, example: '2409:40d0:f7:1017:74b4:3a96:105e:4c6e' }, region_slug: { type: string }, reserved_at: { type: string, format: date-time } }
     FolderRequest:
       type: object
       properties:
@@ -200,6 +210,7 @@ const CASES: Case[] = [
   { rule: 'a one-word parameter ending in a known name takes that name ({username} -> name)', collection: '/users', body: { name: 'ada', email: 'ada@example.com' }, second: { name: 'bob' }, idProperty: 'name', id: 'ada' },
   { rule: 'a path parameter with format uuid makes uuid ids where the property leaves the string open', collection: '/volumes', body: { size: 10 }, second: { size: 20 }, idProperty: 'id', id: UUID },
   { rule: 'an envelope named like the path parameter is an envelope, not the id, and an ipv4 id is generated as an address', collection: '/floating_ips', body: { region: 'nyc3' }, second: { region: 'ams3' }, envelope: 'floating_ip', idProperty: 'ip', id: /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, listField: 'floating_ips' },
+  { rule: 'where no name says which property is the id, the only one of the path parameter\'s format is ({reserved_ipv6} -> ip, an ipv6 address)', collection: '/reserved_ipv6', body: { region_slug: 'nyc3' }, second: { region_slug: 'ams3' }, envelope: 'reserved_ipv6', idProperty: 'ip', id: /^[0-9a-f]{1,4}(:[0-9a-f]{0,4}){2,7}$/i, listField: 'reserved_ipv6s' },
   { rule: 'a page object lists its items in the array that holds the id, fields filled by the create read back, maps carried as sent, a null kept null', collection: '/folders', body: { name: 'Docs', labels: { team: 'web' }, owners: { ada: 'owner' }, due: null }, second: { name: 'More' }, idProperty: 'id', id: '1', listField: 'entries', answered: { labels: { team: 'web' }, owners: [{ login: 'ada' }], due: null } },
   { rule: 'a create whose answer has no envelope answers the bare item, with the id reads take', collection: '/runs', body: { name: 'nightly' }, second: { name: 'weekly' }, createdEnvelope: null, envelope: 'run', idProperty: 'run_uuid', id: UUID, listField: 'runs' },
 ];

@@ -5,8 +5,9 @@
 // wrapped in an envelope (`{"data": {...}}`), and the properties only the server sets are noted
 // so a create can store them. Path pairs that fit no resource are listed with the reason, and
 // answer as they do without stateful mode.
-// Just over 300 lines: the model's types (Resource, ResourceAction) stay above the inference that
-// fills them; they move to a file of their own when either grows.
+// Over 300 lines: the model's types (Resource, ResourceAction) stay above the inference that fills
+// them, and the rules that decide a resource's id, envelopes and scope read the same views of one
+// path pair; the types move to a file of their own when either grows.
 import type { CompiledOperation } from './compiled-model.js';
 import type { LoadedDocument } from './load-document.js';
 import type { Validator } from './schema-compiler.js';
@@ -147,9 +148,12 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
   const body = unwrapped(spec, create ? jsonBodySchema(spec, create) : null, names);
   const answer = unwrapped(spec, schemaAt(spec, (read ?? create)?.success?.schemaPointer), names);
   const answerId = answer.view ? findIdKey(answer.view.properties.keys(), names) : null;
-  const idField = answerId ?? (body.view?.properties.has(idParam) ? idParam : 'id');
-  const idSchema = answer.view?.properties.get(idField) ?? body.view?.properties.get(idField);
   const paramSchema = pathParameterSchema(spec, itemPath, idParam);
+  // No name says it (`{reserved_ipv6}` of `{ip, region_slug}`): the one property of the path
+  // parameter's format (`ipv6`) is the id.
+  const byFormat = answerId === null ? propertyOfFormat(spec, answer.view, paramSchema) : null;
+  const idField = answerId ?? byFormat ?? (body.view?.properties.has(idParam) ? idParam : 'id');
+  const idSchema = answer.view?.properties.get(idField) ?? body.view?.properties.get(idField);
   // The read's path must take the id: where the property leaves a string open and the path
   // parameter says more (`format: uuid`, a pattern), new ids follow the parameter.
   const idSchemaView = idSchema && !(isOpenString(deref(spec, idSchema)) && paramSchema && !isOpenString(paramSchema)) ? deref(spec, idSchema) : paramSchema;
@@ -280,6 +284,14 @@ function idDrawer(operation: CompiledOperation | null, idField: string, envelope
     const id = isSchema(item) ? item[idField] : undefined;
     return typeof id === 'string' ? id : null;
   };
+}
+
+/** The only property of `view` whose format is the path parameter's (not a number's); null for none or several. */
+function propertyOfFormat(spec: LoadedDocument, view: ObjectView | null, paramSchema: Schema | undefined): string | null {
+  const format = paramSchema?.format;
+  if (view === null || typeof format !== 'string' || /^(int32|int64|float|double)$/.test(format)) return null;
+  const matching = [...view.properties].filter(([, property]) => deref(spec, property).format === format);
+  return matching.length === 1 ? matching[0][0] : null;
 }
 
 /** A string schema without format, pattern or enum: any string fits. */
