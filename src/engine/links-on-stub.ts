@@ -42,7 +42,7 @@ export function keepLinksOnStub(answer: BuiltResponse, request: PlainRequest, qu
 /**
  * URL-valued fields of the body (`"url": "https://api.github.com/repos/o/r/issues/1"`) on one of
  * the document's servers, answered on the stub's origin and mount path instead: a client that
- * follows them stays on the stub. An echo keeps what the client sent; a rewrite is kept only when
+ * follows them stays on the stub. An echo or an item stored in stateful mode keeps what the client sent; a rewrite is kept only when
  * the body still fits its schema (a pattern naming the real host).
  */
 function urlsOnStub(answer: BuiltResponse, serverOrigins: readonly string[], origin: string): BuiltResponse {
