@@ -50,10 +50,10 @@ export function pageSizeAsked(paging: CursorPaging, query: URLSearchParams): num
 export function cursorPages(paging: CursorPaging | null, answer: BuiltResponse, request: PlainRequest, query: URLSearchParams, stubBase: string | null): BuiltResponse {
   if (paging === null || request.method !== 'GET' || answer.status < 200 || answer.status > 299 || !answer.plan?.json || answer.choiceKind === 'scenario') return answer;
   if (!isObject(answer.body) || (answer.bodyViolations !== null && answer.bodyViolations.length > 0)) return answer;
-  // The answer as built, whose body may still hold the builder's own objects: copied before a change.
   const next = answer.next !== undefined ? answer.next : statelessNext(paging, query, answer.body);
   const pathAndQuery = next === null || paging.param === null ? null : `${request.path}?${withCursor(query, paging.param, next)}`;
   const link = pathAndQuery === null || stubBase === null ? null : stubBase + pathAndQuery;
+  // The answer as built, whose body may still hold the builder's own objects: copied before a change.
   const body = { ...answer.body };
   const result: BuiltResponse = { ...answer, body };
   const fits = () => checkBody(result).length === 0;
