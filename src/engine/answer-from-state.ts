@@ -36,7 +36,8 @@ export function answerFromState(
   const { resource } = action;
   const items = state.get(resource.name) ?? NO_ITEMS;
   const identity = { field: resource.idField, envelope: action.envelope };
-  const respond = (value: unknown, change: StateChange | null, isItem = true): Extract<Choice, { kind: 'state' }> => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null });
+  const placing = new Set([resource.idField, ...resource.scope.map(({ field }) => field)]);
+  const respond = (value: unknown, change: StateChange | null, isItem = true): Extract<Choice, { kind: 'state' }> => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null, placing });
 
   // A nested collection's items are its parent's alone (`/Accounts/{AccountSid}/Messages.json`).
   const inScope = (item: unknown) => resource.scope.every(({ param, field }) => isExactObject(item) && String(item[field]) === pathParams[param]);

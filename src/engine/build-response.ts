@@ -13,6 +13,7 @@ import { defaultExampleName, exampleOrGenerated } from './example-or-generated.j
 import type { ExactJson, PlainRequest } from '../common/plain-http.js';
 import { latin1Text } from '../common/bytes.js';
 import { isExactObject } from '../common/exact-json.js';
+import { mendFromFallback } from './mend-from-fallback.js';
 
 export function buildResponse(operation: CompiledOperation, choice: Choice, request: PlainRequest, body: ExactJson | null): BuiltResponse {
   switch (choice.kind) {
@@ -37,17 +38,19 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
     case 'echo':
       return echoOrFallback(operation, choice.plan, choice.status, request, body!);
     case 'state':
-      return { ...fromState(operation, choice.plan, request, choice.value, choice.identity), pages: choice.pages, next: choice.next };
+      return { ...fromState(operation, choice.plan, request, choice.value, choice.identity, choice.placing), pages: choice.pages, next: choice.next };
   }
 }
 
 /** The body of an answer from the state: the item (or list) projected onto the documented response. */
-function fromState(operation: CompiledOperation, plan: ResponsePlan, request: PlainRequest, value: unknown, identity: StateIdentity | null): BuiltResponse {
+function fromState(operation: CompiledOperation, plan: ResponsePlan, request: PlainRequest, value: unknown, identity: StateIdentity | null, placing: ReadonlySet<string>): BuiltResponse {
   const body = plan.project ? plan.project(value, () => fallbackValue(operation, plan, request)) : plan.schemaPointer ? fallbackValue(operation, plan, request) : undefined;
-  const answer = built(plan, plan.status, body, 'state', 'state', true);
-  // Stored items may come from PUT /__admin/state or an older document: check them like echoes.
+  let answer = built(plan, plan.status, body, 'state', 'state', true);
+  // Stored items may come from PUT /__admin/state, an older document, or a create whose request
+  // schema allows what the answer's does not: check them like echoes, and mend what breaks.
   answer.bodyViolations = checkBody(answer);
-  if (identity === null || answer.bodyViolations.length > 0) return answer;
+  if (answer.bodyViolations.length > 0) answer = mended(operation, plan, request, answer, placing);
+  if (identity === null || answer.bodyViolations!.length > 0) return answer;
   // A create answer whose schema is the create request's (no `id`) still tells the id assigned,
   // where the schema allows the extra property.
   const withId = withIdentity(body, value, identity);
@@ -55,6 +58,15 @@ function fromState(operation: CompiledOperation, plan: ResponsePlan, request: Pl
   const kept: BuiltResponse = { ...answer, body: withId };
   kept.bodyViolations = checkBody(kept);
   return kept.bodyViolations.length === 0 ? kept : answer;
+}
+
+/** The answer with each value that breaks its schema taken from the answer without state; kept as it was where that breaks it more. */
+function mended(operation: CompiledOperation, plan: ResponsePlan, request: PlainRequest, answer: BuiltResponse, placing: ReadonlySet<string>): BuiltResponse {
+  const body = mendFromFallback(answer.body, answer.bodyViolations!, fallbackValue(operation, plan, request), placing);
+  if (body === null) return answer;
+  const tried: BuiltResponse = { ...answer, body };
+  tried.bodyViolations = checkBody(tried);
+  return tried.bodyViolations.length < answer.bodyViolations!.length ? tried : answer;
 }
 
 /** `projected` with the stored item's id put back where the projection dropped it; null when it kept it (or there is none). */

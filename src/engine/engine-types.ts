@@ -54,10 +54,11 @@ export type Choice =
   | { kind: 'echo'; plan: ResponsePlan; status: number }
   /**
    * Stateful mode: the stored item (or list) to project onto the success response, and the change
-   * to make. `identity`: an item's id property (and envelope), kept even where the answer's schema
+   * to make. `placing`: the item properties that say which item it is and under which parent (its id,
+   * the parent's path values), never replaced when the answer is mended. `identity`: an item's id property (and envelope), kept even where the answer's schema
    * does not declare it, so the client learns the id it must use; null for a list.
    */
-  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null; identity: StateIdentity | null; pages?: number; next?: string | null };
+  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null; identity: StateIdentity | null; placing: ReadonlySet<string>; pages?: number; next?: string | null };
 
 /** Where an item answered from the state carries its id: `gid` inside `data` of `{"data": {...}}`. */
 export interface StateIdentity {
