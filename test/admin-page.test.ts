@@ -321,6 +321,26 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
     expect(await groups.nth(1).locator('li').isVisible()).toBe(false);
   });
 
+  it('says on a group of warnings with different reasons what the stub does about them all, each reason in the list', async () => {
+    const file = join(dir, 'patterns.yaml');
+    const lookaround = (name: string, pattern: string) => `{ name: ${name}, in: query, schema: { type: string, pattern: '${pattern}' } }`;
+    await writeFile(file, [
+      'openapi: 3.0.3', 'info: { title: Patterns, version: "1" }', 'paths:',
+      `  /words: { get: { parameters: [${lookaround('a', '^(?!x)')}, ${lookaround('b', '^(?=y)')}], responses: { '204': { description: none } } } }`, '',
+    ].join('\n'));
+    const { page } = await openPage({ spec: file, fixtures: join(dir, 'none'), log: () => {} });
+    const group = page.locator('#warning-groups details[data-kind="unsupported pattern"]');
+    await group.waitFor({ timeout: 5_000 });
+    expect(await group.locator('summary .count').textContent()).toBe('×2');
+    expect(await group.locator('summary .reason').textContent()).toBe('it is not enforced');
+    await group.locator('summary').click();
+    await group.locator('li').first().waitFor({ timeout: 5_000 });
+    expect(await group.locator('li').allTextContents()).toEqual([
+      expect.stringContaining('"^(?!x)"'),
+      expect.stringContaining('"^(?=y)"'),
+    ]);
+  });
+
   it('keeps the requests table within its panel at 1,024 px, in view while the operations scroll, details under the row', async () => {
     const { stub, page } = await openShelf({ width: 1024, height: 768 });
     await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });

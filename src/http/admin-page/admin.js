@@ -420,18 +420,24 @@ async function loadWarnings() {
     .map(([kind, list]) => warningGroup(kind, list, open.has(kind))));
 }
 
-/** One kind of warning: its count and, when they share it, the reason and file; the places drawn when first opened. */
+/**
+ * One kind of warning: its count and, when they share it, the reason (else what they all say last,
+ * after their last `; `: what the stub does about them, as the start's log line says it) and file;
+ * the places drawn when first opened.
+ */
 function warningGroup(kind, list, open) {
   const reasons = new Set(list.map((warning) => warning.reason ?? warning.message ?? ''));
   const files = new Set(list.map((warning) => warning.file ?? ''));
   const sharedReason = reasons.size === 1 ? [...reasons][0] : null;
+  const outcomes = new Set([...reasons].map((reason) => (reason.includes('; ') ? reason.slice(reason.lastIndexOf('; ') + 2) : reason)));
+  const sharedOutcome = sharedReason ?? (outcomes.size === 1 ? [...outcomes][0] : null);
   const sharedFile = files.size === 1 ? [...files][0] : null;
   const items = element('ul', { className: 'warning-list' });
   const group = element('details', { className: 'warning-group', 'data-kind': kind },
     element('summary', {},
       element('span', { className: 'kind' }, kind),
       element('span', { className: 'count' }, `×${list.length}`),
-      sharedReason ? element('span', { className: 'reason', title: sharedReason }, sharedReason) : null,
+      sharedOutcome ? element('span', { className: 'reason', title: sharedOutcome }, sharedOutcome) : null,
       sharedFile ? element('span', { className: 'hint file', title: sharedFile }, `in ${sharedFile}`) : null),
     items);
   const fill = () => {
