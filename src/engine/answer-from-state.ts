@@ -36,7 +36,7 @@ export function answerFromState(
   const { resource } = action;
   const items = state.get(resource.name) ?? NO_ITEMS;
   const identity = { field: resource.idField, envelope: action.envelope };
-  const placing = new Set([resource.idField, ...resource.scope.map(({ field }) => field)]);
+  const placing = placingFields(resource);
   const respond = (value: unknown, change: StateChange | null, isItem = true): Extract<Choice, { kind: 'state' }> => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null, placing });
 
   // A nested collection's items are its parent's alone (`/Accounts/{AccountSid}/Messages.json`).
@@ -122,6 +122,15 @@ function cursorPage(
   const listed = scoped ? scoped.slice(skip, end) : first(items.values(), end).slice(skip).map(parseItem);
   const next = end >= ids.length || end <= skip ? null : cursor.kind === 'after' ? ids[end - 1] : cursorAt(cursor, end);
   return answer(listed, next);
+}
+
+const PLACING = new WeakMap<Resource, ReadonlySet<string>>();
+
+/** The properties that say which item it is and under which parent: made once per compiled resource, not per request. */
+function placingFields(resource: Resource): ReadonlySet<string> {
+  let fields = PLACING.get(resource);
+  if (!fields) PLACING.set(resource, (fields = new Set([resource.idField, ...resource.scope.map(({ field }) => field)])));
+  return fields;
 }
 
 /** A nested collection's item carries its parent's path values in the properties they name. */
