@@ -1,13 +1,15 @@
 // A/B of stub builds against the node:http reference, for work on the hot path: the bench's
-// paired table (bench/run.js) with any number of builds: every server started once and warmed
-// for 1 s, then loaded in turn with POST /plants for ROUNDS rounds; server CPU per request from
-// /proc, each build's ratio to the reference of the same round, medians of rounds. On a shared
-// machine single rounds swing by ±30%; the same-round ratio and the median are what hold.
+// paired rounds (bench/paired.js) with any number of builds: every server started once and warmed,
+// then loaded in turn with POST /plants for ROUNDS rounds saturated and ROUNDS rounds at an equal
+// rate; server CPU per request from /proc, each build's ratio to the reference of the same round,
+// medians of rounds. Single rounds swing on a shared machine; the same-round ratio and the median
+// are what hold. BENCH_WARM_SECONDS (default 5) sets the warm-up, BENCH_PIN=0 turns CPU pinning off.
 // Usage: node bench/ab.js ROUNDS SECONDS name=DIR[,extra-arg...] [name=DIR ...]
 //   DIR holds a built stub (DIR/dist/cli.js, with openapi.yaml beside it), e.g. a worktree.
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { installCleanup, killAll, load, startServer } from './lib.js';
+import { installCleanup, killAll } from './lib.js';
+import { pairedRounds, ratios } from './paired.js';
 
 const [rounds, seconds, ...variants] = process.argv.slice(2);
 if (!rounds || !seconds || variants.length === 0) {
@@ -18,47 +20,33 @@ const HEADERS = { authorization: 'Bearer bench-token', 'content-type': 'applicat
 const VALID = JSON.stringify({ id: 1, name: 'Fern', tag: 'indoor' });
 const probe = { method: 'POST', path: '/plants', headers: HEADERS, body: VALID };
 const reference = fileURLToPath(new URL('./server-reference.js', import.meta.url));
-const servers = [
-  ['reference', [reference, '0'], process.cwd()],
+const entries = [
+  { name: 'reference', spawnSpec: { command: process.execPath, args: [reference, '0'] }, probe, cwd: process.cwd() },
   ...variants.map((v) => {
     const [name, rest] = v.split('=');
     const [dir, ...extra] = rest.split(',');
-    return [name, [`${dir}/dist/cli.js`, '--port', '0', '--host', '127.0.0.1', '--no-watch', ...extra], dir];
+    return { name, spawnSpec: { command: process.execPath, args: [`${dir}/dist/cli.js`, '--port', '0', '--host', '127.0.0.1', '--no-watch', ...extra] }, probe, cwd: dir };
   }),
 ];
 
 installCleanup();
-const results = new Map(servers.map(([name]) => [name, []]));
-const loads = [loadavg()[0]];
+const loadAtStart = loadavg()[0];
+let result;
 try {
-  // As the bench's paired table does: every server started once and warmed, then loaded in turn,
-  // so each round's ratio compares runs seconds apart, and later rounds are steady state.
-  const running = [];
-  for (const [name, args, cwd] of servers) running.push({ name, server: await startServer({ command: process.execPath, args, cwd, probe }) });
-  const target = (server) => ({ url: server.url + '/plants', method: 'POST', headers: HEADERS, body: VALID });
-  for (const { server } of running) await load(target(server), { seconds: 1, warmupSeconds: 0, connections: 50 });
-  for (let r = 0; r < Number(rounds); r++) {
-    for (const { name, server } of running) {
-      const m = await load(target(server), { seconds: Number(seconds), warmupSeconds: 0, connections: 50 }, server.pid);
-      results.get(name).push({ rps: m.rps, cpu: m.cpuUsPerRequest });
-    }
-    loads.push(loadavg()[0]);
-  }
-  for (const { server } of running) await server.stop();
+  result = await pairedRounds(entries, { rounds: Number(rounds), seconds: Number(seconds), warmSeconds: Number(process.env.BENCH_WARM_SECONDS ?? 5), progress: (t) => console.error(t) });
 } finally {
   killAll();
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+console.log(`load average (1 min) at start ${loadAtStart.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}; ${result.pinned ? 'servers and load generator pinned to separate CPUs' : 'not pinned'}`);
+const show = (label, table) => {
+  console.log(label);
+  entries.forEach(({ name }, i) => {
+    const r = ratios(table, i);
+    const cpu = table.map((round) => round[i].cpuUsPerRequest.toFixed(1)).join(' ');
+    const rps = table.map((round) => Math.round(round[i].rps)).join(' ');
+    console.log(`  ${name.padEnd(12)} CPU µs/req ${cpu}  | eff by CPU median ${r.cpuMedian.toFixed(3)} (rounds ${r.cpu.map((x) => x.toFixed(2)).join(' ')})  | req/s ${rps}`);
+  });
 };
-const ref = results.get('reference');
-console.log(`load average (1 min) at start and after each round: ${loads.map((l) => l.toFixed(2)).join(' ')}`);
-for (const [name, rs] of results) {
-  const cpuRatios = rs.map((x, i) => ref[i].cpu / x.cpu);
-  const rpsRatios = rs.map((x, i) => x.rps / ref[i].rps);
-  console.log(`${name.padEnd(12)} CPU µs/req ${rs.map((x) => x.cpu?.toFixed(1)).join(' ')}` +
-    `  | eff by CPU median ${median(cpuRatios).toFixed(3)} (rounds ${cpuRatios.map((x) => x.toFixed(2)).join(' ')})` +
-    `  | req/s ratio median ${median(rpsRatios).toFixed(3)}`);
-}
+show('saturated:', result.saturated);
+show(`equal load, ${result.rate} req/s offered to each:`, result.equal);

@@ -28,6 +28,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { currentRssKb, fmt, freePort, installCleanup, killAll, load, peakRssKb, request, startServer, table } from './lib.js';
 import { writeScaledSpec } from './specs.js';
+import { EQUAL_SHARE, median, pairedRounds, ratios } from './paired.js';
 import { runProxyBench } from './proxy.js';
 import { runInThePage } from './in-the-page.js';
 
@@ -46,6 +47,8 @@ if (!(SECONDS > 0)) throw new Error(`BENCH_SECONDS must be a positive number, go
 const LOAD = { seconds: SECONDS, warmupSeconds: 1, connections: 50 };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 if (!(Number.isInteger(ROUNDS) && ROUNDS > 0)) throw new Error(`BENCH_ROUNDS must be a positive whole number, got ${process.env.BENCH_ROUNDS}`);
+const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 5);
+if (!(WARM_SECONDS >= 0)) throw new Error(`BENCH_WARM_SECONDS must be a number of seconds, got ${process.env.BENCH_WARM_SECONDS}`);
 
 const HEADERS = { authorization: 'Bearer bench-token', 'content-type': 'application/json' };
 const VALID = JSON.stringify({ id: 1, name: 'Fern', tag: 'indoor' });
@@ -146,9 +149,11 @@ async function main() {
     '',
     'One case after another (above) lets the machine change between the reference and the stub: on this 2-core machine the ' +
       "reference's req/s has been seen anywhere from 19,000 to 34,000 minutes apart. Here the reference and the stub CLI " +
-      `(default logging, and --quiet) run side by side and are loaded in turn, ${ROUNDS} rounds of ${SECONDS} s each; each round gives ` +
-      'a ratio, and the median is the figure to quote. "CPU" is the server\'s own CPU time per request, read from /proc: ' +
-      'the ratio of the reference\'s to the stub\'s.',
+      `(default logging, and --quiet) run side by side and are loaded in turn, ${ROUNDS} rounds of ${SECONDS} s each, first saturated, ` +
+      'then all at the same rate; each round gives a ratio, and the median is the figure to quote. "CPU" is the server\'s own CPU ' +
+      'time per request, read from /proc: the ratio of the reference\'s to the stub\'s. Saturated, the faster server also keeps its ' +
+      "load generator busier, which makes each of its answers cheaper to deliver (bench/paired.js says how much); at equal load " +
+      'both meet the same client, so that ratio is the one that compares the work of the servers.',
     '',
     paired,
     '',
@@ -248,39 +253,37 @@ function mainRow(name, r, reference, referenceCpu) {
  */
 async function runPaired(skip, entries) {
   if (skip) return `skipped: ${skip}`;
-  const servers = [];
   try {
-    for (const { name, spawnSpec, probe } of entries) {
-      servers.push({ name, probe, server: await startServer({ ...spawnSpec, cwd: ROOT, probe, timeoutMs: 90_000 }) });
-    }
-    progress(`paired: ${ROUNDS} rounds of ${servers.length} × ${SECONDS} s`);
-    const target = ({ server, probe }) => ({ url: server.url + probe.path, method: probe.method, headers: probe.headers, body: probe.body });
-    for (const entry of servers) await load(target(entry), { ...LOAD, seconds: 1, warmupSeconds: 0 });
-    const rounds = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const results = [];
-      for (const entry of servers) results.push(await load(target(entry), { ...LOAD, warmupSeconds: 0 }, entry.server.pid));
-      rounds.push(results);
-    }
-    const median = (values) => {
-      const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-      return sorted.length ? sorted[Math.floor(sorted.length / 2)] : null;
-    };
-    const list = (ratios) => ratios.map((x) => (Number.isFinite(x) ? x.toFixed(2) : '—')).join(', ');
-    const rows = servers.slice(1).map(({ name }, i) => {
-      const rps = rounds.map((r) => r[i + 1].rps / r[0].rps);
-      const cpu = rounds.map((r) => r[0].cpuUsPerRequest / r[i + 1].cpuUsPerRequest);
-      const errors = rounds.reduce((sum, r) => sum + r[i + 1].non2xx + r[i + 1].socketErrors, 0);
-      return [name, list(rps), `**${median(rps)?.toFixed(2) ?? '—'}×**`, list(cpu), `**${median(cpu)?.toFixed(2) ?? '—'}×**`,
-        fmt.us(median(rounds.map((r) => r[i + 1].cpuUsPerRequest))), fmt.us(median(rounds.map((r) => r[0].cpuUsPerRequest))), fmt.int(errors)];
+    const result = await pairedRounds(entries.map((e) => ({ ...e, cwd: ROOT })), { rounds: ROUNDS, seconds: SECONDS, warmSeconds: WARM_SECONDS, connections: LOAD.connections, progress });
+    const list = (values) => values.map((x) => (Number.isFinite(x) ? x.toFixed(2) : '—')).join(', ');
+    const baseline = entries[0].name;
+    const baselineCpu = (rounds) => fmt.us(median(rounds.map((r) => r[0].cpuUsPerRequest)));
+    const errors = (rounds, i) => rounds.reduce((sum, r) => sum + r[i].non2xx + r[i].socketErrors, 0);
+    const saturatedRows = entries.slice(1).map(({ name }, i) => {
+      const r = ratios(result.saturated, i + 1);
+      return [name, list(r.rps), `**${r.rpsMedian?.toFixed(2) ?? '—'}×**`, list(r.cpu), `**${r.cpuMedian?.toFixed(2) ?? '—'}×**`, fmt.us(r.cpuUs), baselineCpu(result.saturated), fmt.int(errors(result.saturated, i + 1))];
     });
-    const baseline = servers[0].name;
-    return table(['server', `req/s vs ${baseline}, per round`, 'median', 'CPU vs baseline, per round', 'median', 'CPU µs/req', 'baseline CPU µs/req', 'non-2xx + errors'], rows, 'lrrrrrrr');
+    // The rate a server actually answered, as a share of the rate offered: below 0.97 it did not keep up.
+    const held = (i) => Math.min(...result.equal.map((r) => r[i].rps / result.rate));
+    const equalRows = entries.slice(1).map(({ name }, i) => {
+      const r = ratios(result.equal, i + 1);
+      return [name, list(r.cpu), `**${r.cpuMedian?.toFixed(2) ?? '—'}×**`, fmt.us(r.cpuUs), baselineCpu(result.equal), `${held(i + 1).toFixed(2)} / ${held(0).toFixed(2)}`, fmt.int(errors(result.equal, i + 1))];
+    });
+    return [
+      `${result.pinned ? 'Servers on the last CPU, the load generator on the first (taskset).' : 'Not pinned to CPUs (one CPU, or no taskset): rounds vary more.'} ` +
+        `Each server warmed for ${WARM_SECONDS} s first.`,
+      '',
+      '**Saturated** (as many requests as 50 connections get answered):',
+      '',
+      table(['server', `req/s vs ${baseline}, per round`, 'median', 'CPU vs baseline, per round', 'median', 'CPU µs/req', 'baseline CPU µs/req', 'non-2xx + errors'], saturatedRows, 'lrrrrrrr'),
+      '',
+      `**Equal load** (${fmt.int(result.rate)} req/s offered to each, ${Math.round(100 * EQUAL_SHARE)}% of the slowest one's saturated rate):`,
+      '',
+      table(['server', 'CPU vs baseline, per round', 'median', 'CPU µs/req', 'baseline CPU µs/req', 'rate held (server / baseline)', 'non-2xx + errors'], equalRows, 'lrrrrrr'),
+    ].join('\n');
   } catch (error) {
     progress(`paired: failed: ${error.message}`);
     return `skipped: ${error.message}`;
-  } finally {
-    for (const { server } of servers) await server.stop();
   }
 }
 

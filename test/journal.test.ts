@@ -107,6 +107,29 @@ describe('journal entries', () => {
     expect(requests[0].headers).toMatchObject({ cookie: '[redacted]', 'x-trace': 'abc', 'content-type': 'application/json' });
   });
 
+  it('gives back every header as it arrived: bytes above ASCII, a header sent twice, an empty value; query and bodies beyond ASCII', async () => {
+    // node:http sends these as they are (fetch would refuse some) and both sides read header bytes
+    // as Latin-1. The body goes as a Buffer: sent as a string, Node writes the headers with it as UTF-8.
+    const { request: rawRequest } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const sent = rawRequest(`${stub.url}/plants?q=%C3%A9t%C3%A9`, {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, 'x-note': 'caf\u00e9 \u00ff', 'set-cookie': ['a=1', 'b=2'], 'x-empty': '' },
+      }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode ?? 0);
+      });
+      sent.on('error', reject);
+      sent.end(Buffer.from('{"id":1,"name":"Fern \u00e9t\u00e9 \u{1f33f}"}'));
+    });
+    expect(status).toBe(200);
+    const [entry] = (await journal()).requests;
+    expect(entry.headers).toMatchObject({ 'x-note': 'caf\u00e9 \u00ff', 'set-cookie': ['a=1', 'b=2'], 'x-empty': '' });
+    expect(entry.query).toEqual({ q: '\u00e9t\u00e9' });
+    expect(entry.body).toEqual({ id: 1, name: 'Fern \u00e9t\u00e9 \u{1f33f}' });
+    expect(entry.responseBody).toEqual({ name: 'Fern \u00e9t\u00e9 \u{1f33f}' });
+  });
+
   it('records durationMs (scripted delays included) and an ISO time of the request', async () => {
     const before = Date.now();
     await createPlant(stub.url, '{"id":1,"name":"Fern"}', { 'x-mock-delay': '80' });

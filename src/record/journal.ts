@@ -1,35 +1,27 @@
 // The request journal: what clients sent and what they got, newest N kept. An entry holds the
-// request's raw body bytes and the answer's body text, both capped, and the outcome of the answer;
-// bodies are parsed (numbers exact) only when someone reads the journal, so recording stays cheap.
+// answer's outcome and, as bytes in shared slabs, the request's path, query, headers and body and
+// the answer's body, both bodies capped; texts are read back and bodies parsed (numbers exact)
+// only when someone reads the journal, so recording stays cheap.
 import { parseExactJson } from '../common/exact-json.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { NO_SECRETS, type Secrets } from '../openapi/secrets.js';
 import { setOwn } from '../common/json-value.js';
 import { utf8Text } from '../common/bytes.js';
+import { readPath, readTexts, TextSlabs, type TextSpans } from './journal-texts.js';
 
 /** Bodies above this many bytes are journaled truncated, and marked so. */
 export const JOURNAL_BODY_CAP = 16 * 1024;
 
 /**
- * What the journal keeps of one request and its answer, in one object: the request's parts as
- * they came (the headers object is not copied), where its body's copy lies in a slab, the
- * answer's outcome and its body's text up to the cap (plus one character, to know it was cut).
- * One object, not three, and offsets instead of a view: every entry outlives a few young-generation
- * collections (the journal keeps the last 1,000), so each object it holds is copied and promoted;
- * perf's on-CPU samples of POST /plants had the stub's GC at 2.7-3.0 µs per request against the
- * node:http reference's 1.1 (bench/perf-profile.js, issue 22).
+ * What the journal keeps of one request and its answer: the answer's outcome, and where the
+ * request's texts and the answer's body lie in the journal's slabs (journal-texts.ts says why
+ * bytes). The objects themselves are made once per slot of the ring and written over as it turns,
+ * so recording allocates nothing that lives on; the outcome's fields are the engine's values,
+ * shared between answers (empty lists are one frozen array).
  */
-interface Recorded extends Pick<EngineResponse, 'status' | 'scenario' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'> {
+interface Recorded extends TextSpans, Pick<EngineResponse, 'status' | 'scenario' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'> {
   method: string;
-  path: string;
-  rawQuery: string;
-  headers: PlainRequest['headers'];
-  /** The request body's copy: `bodySlab` from `bodyStart` to `bodyEnd`. */
-  bodySlab: Uint8Array;
-  bodyStart: number;
-  bodyEnd: number;
-  responseBody: string;
   durationMs: number;
   time: number;
 }
@@ -79,66 +71,36 @@ export interface JournalFilter {
   status?: number;
 }
 
-/** The journal's bodies are copied into slabs of this size, one allocation for many small bodies. */
-const SLAB_BYTES = 64 * 1024;
-const NO_BYTES = new Uint8Array(0);
-
-/**
- * Copies bodies into shared slabs. A body from the socket can be a view into a 64 KiB read buffer,
- * which an entry holding it would keep alive; a copy of its own cost an ArrayBuffer allocation per
- * request, the largest part of recording in a CPU profile of POST /plants. Entries leave the ring
- * oldest first, as slabs fill, so what stays alive is about the bodies kept plus one slab.
- */
-class BodySlabs {
-  private slab = new Uint8Array(SLAB_BYTES);
-  private used = 0;
-
-  /** Copies the body (up to the cap, plus one byte) into `into`'s slab fields. */
-  copy(body: Uint8Array, into: Recorded): void {
-    const size = Math.min(body.length, JOURNAL_BODY_CAP + 1);
-    if (size === 0) {
-      into.bodySlab = NO_BYTES;
-      into.bodyStart = into.bodyEnd = 0;
-      return;
-    }
-    if (this.used + size > SLAB_BYTES) {
-      this.slab = new Uint8Array(SLAB_BYTES);
-      this.used = 0;
-    }
-    this.slab.set(size === body.length ? body : body.subarray(0, size), this.used);
-    into.bodySlab = this.slab;
-    into.bodyStart = this.used;
-    into.bodyEnd = this.used += size;
-  }
-}
-
 export class Journal {
   private readonly entries: Recorded[] = [];
   private start = 0;
-  private readonly bodies = new BodySlabs();
+  private readonly texts = new TextSlabs();
 
   constructor(private readonly limit: number) {}
 
   /** `time`: when the answer was sent (ms since the epoch), if not now. */
   record(request: PlainRequest, response: EngineResponse, durationMs: number, time = Date.now()): void {
     if (this.limit <= 0) return;
-    // The parts are named one by one, not spread: the request's other fields (a multipart body's
-    // parts) are not kept, and a literal of known shape costs less per request. The body is
-    // copied (at most the cap, plus one byte to know it was cut) into the journal's slabs.
-    const { method, path, rawQuery, headers } = request;
-    const { status, scenario, violations, selfCheck, fault, abandoned, stateChange, proxy } = response;
-    const entry: Recorded = {
-      method, path, rawQuery, headers, bodySlab: NO_BYTES, bodyStart: 0, bodyEnd: 0,
-      status, scenario, violations, selfCheck, fault, abandoned, stateChange, proxy, responseBody: cappedText(response.body),
-      durationMs, time,
-    };
-    this.bodies.copy(request.body, entry);
-    // A ring buffer: once full, the oldest slot is overwritten, so memory stays bounded.
-    if (this.entries.length < this.limit) this.entries.push(entry);
+    // A ring buffer: once full, the oldest slot is written over, so memory stays bounded.
+    let entry: Recorded;
+    if (this.entries.length < this.limit) this.entries.push((entry = emptyEntry()));
     else {
-      this.entries[this.start] = entry;
+      entry = this.entries[this.start];
       this.start = (this.start + 1) % this.limit;
     }
+    entry.method = request.method;
+    entry.status = response.status;
+    entry.scenario = response.scenario;
+    entry.violations = response.violations;
+    entry.selfCheck = response.selfCheck;
+    entry.fault = response.fault;
+    entry.abandoned = response.abandoned;
+    entry.stateChange = response.stateChange;
+    entry.proxy = response.proxy;
+    entry.durationMs = durationMs;
+    entry.time = time;
+    // One more byte and character than the cap are kept, to know a text was cut.
+    this.texts.write(entry, request.path, request.rawQuery, request.headers, request.body, JOURNAL_BODY_CAP + 1, response.body, JOURNAL_BODY_CAP + 1);
   }
 
   /** Entries held now. */
@@ -164,7 +126,7 @@ export class Journal {
     return ordered
       .filter((recorded) =>
         (filter.method === undefined || recorded.method === filter.method.toUpperCase()) &&
-        (filter.path === undefined || recorded.path === filter.path) &&
+        (filter.path === undefined || readPath(recorded) === filter.path) &&
         (filter.status === undefined || recorded.status === filter.status))
       .map((recorded) => describe(recorded, secrets));
   }
@@ -172,12 +134,12 @@ export class Journal {
 
 function describe(recorded: Recorded, secrets: Secrets): JournalEntry {
   const { durationMs, time } = recorded;
-  const requestBody = recorded.bodySlab.subarray(recorded.bodyStart, recorded.bodyEnd);
+  const { path, rawQuery, headers, body: requestBody, answer } = readTexts(recorded);
   const entry: JournalEntry = {
     method: recorded.method,
-    path: recorded.path,
-    query: queryObject(recorded.rawQuery, secrets.query),
-    headers: redact(recorded.headers, secrets.headers),
+    path,
+    query: queryObject(rawQuery, secrets.query),
+    headers: redact(headers, secrets.headers),
     body: null,
     status: recorded.status,
     responseBody: null,
@@ -199,26 +161,24 @@ function describe(recorded: Recorded, secrets: Secrets): JournalEntry {
   } else if (text !== '') {
     entry.body = parseBody(text);
   }
-  if (recorded.responseBody.length > JOURNAL_BODY_CAP) {
-    entry.responseBody = recorded.responseBody.slice(0, JOURNAL_BODY_CAP);
+  if (answer.length > JOURNAL_BODY_CAP) {
+    entry.responseBody = answer.slice(0, JOURNAL_BODY_CAP);
     entry.responseBodyTruncated = true;
-  } else if (recorded.responseBody !== '') {
-    entry.responseBody = parseBody(recorded.responseBody);
+  } else if (answer !== '') {
+    entry.responseBody = parseBody(answer);
   }
   return entry;
 }
 
-/**
- * An answer's text up to the cap, plus one character. A longer one is copied out: a slice would
- * keep the whole text alive (V8 slices point into their parent) for as long as the entry lives.
- */
-function cappedText(text: string): string {
-  if (text.length <= JOURNAL_BODY_CAP) return text;
-  return textDecoder.decode(textEncoder.encode(text.slice(0, JOURNAL_BODY_CAP + 1)));
+/** A slot of the ring before its first record. */
+function emptyEntry(): Recorded {
+  return {
+    method: '', status: 0, scenario: null, violations: [], selfCheck: [], fault: undefined, abandoned: undefined, stateChange: null, proxy: undefined,
+    durationMs: 0, time: 0, slab: NO_BYTES, start: 0, pathBytes: 0, queryBytes: 0, headersBytes: 0, bodyBytes: 0, answerBytes: 0,
+  };
 }
 
-const textEncoder = new TextEncoder();
-const textDecoder = new TextDecoder();
+const NO_BYTES = new Uint8Array(0);
 
 function describeProxy(entry: JournalEntry, note: NonNullable<Recorded['proxy']>): void {
   entry.source = note.outcome.startsWith('fallback') ? 'mock' : 'proxy';
@@ -257,11 +217,12 @@ function redacted(name: string, value: string | string[]): string {
   return scheme ? `${scheme} [redacted]` : '[redacted]';
 }
 
-function redact(headers: Recorded['headers'], secret: ReadonlySet<string>): Record<string, string | string[]> {
+function redact(headers: Record<string, string | string[]>, secret: ReadonlySet<string>): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    result[name] = secret.has(name) ? redacted(name, value) : value;
+    // Own property even for `__proto__`, which an assignment would take as the prototype and drop.
+    setOwn(result, name, secret.has(name) ? redacted(name, value) : value);
   }
   return result;
 }
