@@ -43,9 +43,10 @@ const show = (label, table) => {
   console.log(label);
   entries.forEach(({ name }, i) => {
     const r = ratios(table, i);
-    const cpu = table.map((round) => round[i].cpuUsPerRequest.toFixed(1)).join(' ');
+    const cpu = table.map((round) => round[i].cpuUsPerRequest?.toFixed(1) ?? '—').join(' ');
     const rps = table.map((round) => Math.round(round[i].rps)).join(' ');
-    console.log(`  ${name.padEnd(12)} CPU µs/req ${cpu}  | eff by CPU median ${r.cpuMedian.toFixed(3)} (rounds ${r.cpu.map((x) => x.toFixed(2)).join(' ')})  | req/s ${rps}`);
+    const fixed = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+    console.log(`  ${name.padEnd(12)} CPU µs/req ${cpu}  | eff by CPU median ${fixed(r.cpuMedian, 3)} (rounds ${r.cpu.map((x) => fixed(x, 2)).join(' ')})  | req/s ${rps}, ratio median ${fixed(r.rpsMedian, 3)}`);
   });
 };
 show('saturated:', result.saturated);

@@ -8,30 +8,46 @@
 //     work of waking it on each answer (charged to the server, inside the answer's writev) grows:
 //     perf's on-CPU samples under sock_def_readable were 2.0 µs per POST /plants for the node:http
 //     reference at 32k req/s and 5.2 µs for the stub at 24k, for the same one writev per answer.
-//   - equal load: every server gets the same requests per second (EQUAL_SHARE of the slowest one's
-//     saturated rate), so the load generator behaves alike for all, and the CPU per request
-//     compares the servers' own work.
+//   - at an equal rate: every server gets the same requests per second (EQUAL_SHARE of the slowest
+//     one's saturated rate). autocannon spends each second's share per connection as fast as the
+//     answers come, then waits for the next second, so this is bursts at saturation with pauses
+//     between them, not a steady rate: it compares servers doing the same number of requests in
+//     the same time, and still favours the faster one, less than the saturated rounds do.
 // With two or more CPUs and `taskset` (util-linux), the servers run on the last CPU and the load
 // generator (this process) on the first: otherwise the scheduler moves them onto each other's
 // core, and single rounds of the same server differed by up to 60%.
 import { spawnSync } from 'node:child_process';
-import { cpus } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { load, startServer } from './lib.js';
 
 /** The fraction of the slowest server's saturated req/s offered to every server in the equal-load rounds. */
 export const EQUAL_SHARE = 0.6;
 
-/** Where the servers and the load generator run, or null when they cannot be kept apart (BENCH_PIN=0 turns it off). */
+/**
+ * Where the servers and the load generator run: the last and the first of the CPUs this process
+ * may use (a container may allow a few of many), and that list to go back to. Null when they
+ * cannot be kept apart: one CPU, no taskset, not Linux, or BENCH_PIN=0.
+ */
 export function pinning() {
-  const count = cpus().length;
-  if (count < 2 || process.env.BENCH_PIN === '0') return null;
-  const probe = spawnSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
-  if (probe.error || probe.status !== 0) return null;
-  return { server: String(count - 1), driver: '0', all: `0-${count - 1}` };
+  if (process.env.BENCH_PIN === '0') return null;
+  let allowed;
+  try {
+    allowed = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  } catch {
+    return null;
+  }
+  const ids = (allowed ?? '').split(',').flatMap((part) => {
+    const [from, to = from] = part.split('-').map(Number);
+    return Number.isInteger(from) && Number.isInteger(to) ? Array.from({ length: to - from + 1 }, (_, i) => from + i) : [];
+  });
+  if (ids.length < 2 || !pinProcess(allowed)) return null;
+  return { server: String(ids.at(-1)), driver: String(ids[0]), all: allowed };
 }
 
+/** Sets this process's CPUs (every thread); false when taskset could not. */
 function pinProcess(cpuList) {
-  spawnSync('taskset', ['-a', '-p', '-c', cpuList, String(process.pid)], { stdio: 'ignore' });
+  const run = spawnSync('taskset', ['-a', '-p', '-c', cpuList, String(process.pid)], { stdio: 'ignore' });
+  return !run.error && run.status === 0;
 }
 
 /**
@@ -40,9 +56,9 @@ function pinProcess(cpuList) {
  * equal[round][server] are lib.load's results.
  */
 export async function pairedRounds(entries, { rounds, seconds, warmSeconds, connections = 50, progress = () => {} }) {
-  const pin = pinning();
+  let pin = pinning();
+  if (pin && !pinProcess(pin.driver)) pin = null;
   const servers = [];
-  if (pin) pinProcess(pin.driver);
   try {
     for (const { name, spawnSpec, probe, cwd } of entries) {
       const spec = pin ? { command: 'taskset', args: ['-c', pin.server, spawnSpec.command, ...spawnSpec.args] } : spawnSpec;

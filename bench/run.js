@@ -152,8 +152,8 @@ async function main() {
       `(default logging, and --quiet) run side by side and are loaded in turn, ${ROUNDS} rounds of ${SECONDS} s each, first saturated, ` +
       'then all at the same rate; each round gives a ratio, and the median is the figure to quote. "CPU" is the server\'s own CPU ' +
       'time per request, read from /proc: the ratio of the reference\'s to the stub\'s. Saturated, the faster server also keeps its ' +
-      "load generator busier, which makes each of its answers cheaper to deliver (bench/paired.js says how much); at equal load " +
-      'both meet the same client, so that ratio is the one that compares the work of the servers.',
+      "load generator busier, which makes each of its answers cheaper to deliver (bench/paired.js says how much); at an equal rate " +
+      'both answer the same requests in the same time, though autocannon sends each second\'s share in bursts, so the effect shrinks but stays.',
     '',
     paired,
     '',
@@ -277,7 +277,7 @@ async function runPaired(skip, entries) {
       '',
       table(['server', `req/s vs ${baseline}, per round`, 'median', 'CPU vs baseline, per round', 'median', 'CPU µs/req', 'baseline CPU µs/req', 'non-2xx + errors'], saturatedRows, 'lrrrrrrr'),
       '',
-      `**Equal load** (${fmt.int(result.rate)} req/s offered to each, ${Math.round(100 * EQUAL_SHARE)}% of the slowest one's saturated rate):`,
+      `**Equal rate** (${fmt.int(result.rate)} req/s offered to each, in bursts per second, ${Math.round(100 * EQUAL_SHARE)}% of the slowest one's saturated rate):`,
       '',
       table(['server', 'CPU vs baseline, per round', 'median', 'CPU µs/req', 'baseline CPU µs/req', 'rate held (server / baseline)', 'non-2xx + errors'], equalRows, 'lrrrrrr'),
     ].join('\n');

@@ -130,6 +130,14 @@ describe('journal entries', () => {
     expect(entry.responseBody).toEqual({ name: 'Fern \u00e9t\u00e9 \u{1f33f}' });
   });
 
+  it('reads back every entry whole when large bodies, ASCII and not, fill its storage many times over', async () => {
+    const names = Array.from({ length: 14 }, (_, i) => (i % 2 === 0 ? 'x'.repeat(15_000 + i) : '\u00e9\u{1f33f}'.repeat(2_300 + i)));
+    for (const [i, name] of names.entries()) expect((await createPlant(stub.url, { id: i, name })).status).toBe(200);
+    const { requests } = await journal();
+    expect(requests.map((entry) => entry.body)).toEqual(names.map((name, id) => ({ id, name })));
+    expect(requests.map((entry) => entry.responseBody)).toEqual(names.map((name) => ({ name })));
+  });
+
   it('records durationMs (scripted delays included) and an ISO time of the request', async () => {
     const before = Date.now();
     await createPlant(stub.url, '{"id":1,"name":"Fern"}', { 'x-mock-delay': '80' });

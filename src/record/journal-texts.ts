@@ -52,37 +52,63 @@ export class TextSlabs {
   write(into: TextSpans, path: string, rawQuery: string, headers: Headers, body: Uint8Array, bodyCap: number, answer: string, answerCap: number): void {
     const keptBody = body.length > bodyCap ? body.subarray(0, bodyCap) : body;
     const keptAnswer = answer.length > answerCap ? answer.slice(0, answerCap) : answer;
-    // UTF-8 takes at most three bytes per UTF-16 unit, so this bound always fits.
+    // Written where the last entry ended; when that slab has no room, again in a new one large
+    // enough for any text (UTF-8 takes at most three bytes per UTF-16 unit). Sizing every entry by
+    // that bound instead would keep one 16 KiB answer per slab: 64 MiB for a full journal of them.
+    if (writeAll(into, this.slab, this.used, path, rawQuery, headers, keptBody, keptAnswer)) return void (this.used = end(into));
     const most = 3 * (path.length + rawQuery.length + keptAnswer.length) + keptBody.length + headersBound(headers);
-    if (this.used + most > this.slab.length) {
-      this.slab = new Uint8Array(Math.max(SLAB_BYTES, most));
-      this.used = 0;
-    }
-    const slab = this.slab;
-    let at = this.used;
-    into.slab = slab;
-    into.start = at;
-    at += into.pathBytes = writeText(slab, at, path);
-    at += into.queryBytes = writeText(slab, at, rawQuery);
-    const headersStart = at;
-    for (const name in headers) {
-      const value = headers[name];
-      if (value === undefined) continue;
-      at = writeLengthAndText(slab, at, name);
-      if (typeof value === 'string') {
-        at = writeLength(slab, at, ONE_VALUE);
-        at = writeLengthAndText(slab, at, value);
-      } else {
-        at = writeLength(slab, at, value.length);
-        for (const item of value) at = writeLengthAndText(slab, at, item);
-      }
-    }
-    into.headersBytes = at - headersStart;
-    slab.set(keptBody, at);
-    at += into.bodyBytes = keptBody.length;
-    at += into.answerBytes = writeText(slab, at, keptAnswer);
-    this.used = at;
+    this.slab = new Uint8Array(Math.max(SLAB_BYTES, most));
+    writeAll(into, this.slab, 0, path, rawQuery, headers, keptBody, keptAnswer);
+    this.used = end(into);
   }
+}
+
+/** Where an entry's texts end in its slab. */
+function end(spans: TextSpans): number {
+  return spans.start + spans.pathBytes + spans.queryBytes + spans.headersBytes + spans.bodyBytes + spans.answerBytes;
+}
+
+/** Writes an entry's texts from `start`; false, with `into` unchanged, when the slab has no room for them. */
+function writeAll(into: TextSpans, slab: Uint8Array, start: number, path: string, rawQuery: string, headers: Headers, body: Uint8Array, answer: string): boolean {
+  let at = start;
+  const pathBytes = writeText(slab, at, path);
+  if (pathBytes < 0) return false;
+  at += pathBytes;
+  const queryBytes = writeText(slab, at, rawQuery);
+  if (queryBytes < 0) return false;
+  at += queryBytes;
+  const headersStart = at;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    at = writeLengthAndText(slab, at, name);
+    if (typeof value === 'string') {
+      at = writeLength(slab, at, ONE_VALUE);
+      at = writeLengthAndText(slab, at, value);
+    } else if (Array.isArray(value)) {
+      at = writeLength(slab, at, value.length);
+      for (const item of value) at = writeLengthAndText(slab, at, String(item));
+    } else {
+      // Not a header value Node or fetch gives; a caller's object passed in by hand is kept as text.
+      at = writeLength(slab, at, ONE_VALUE);
+      at = writeLengthAndText(slab, at, String(value));
+    }
+    if (at < 0) return false;
+  }
+  const headersBytes = at - headersStart;
+  if (at + body.length > slab.length) return false;
+  slab.set(body, at);
+  at += body.length;
+  const answerBytes = writeText(slab, at, answer);
+  if (answerBytes < 0) return false;
+  into.slab = slab;
+  into.start = start;
+  into.pathBytes = pathBytes;
+  into.queryBytes = queryBytes;
+  into.headersBytes = headersBytes;
+  into.bodyBytes = body.length;
+  into.answerBytes = answerBytes;
+  return true;
 }
 
 /** Reads back what `write` kept. */
@@ -124,34 +150,40 @@ export function readPath(spans: TextSpans): string {
   return readText(spans.slab, spans.start, spans.pathBytes);
 }
 
-/** The most bytes the headers can take. */
+/** The most bytes the headers can take, for the rare entry that did not fit where the last one ended. */
 function headersBound(headers: Headers): number {
   let most = 0;
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined) continue;
     most += 3 * name.length + 2 * LENGTH_BYTES;
-    if (typeof value === 'string') most += LENGTH_BYTES + 3 * value.length;
-    else for (const item of value) most += LENGTH_BYTES + 3 * item.length;
+    if (Array.isArray(value)) for (const item of value) most += LENGTH_BYTES + 3 * String(item).length;
+    else most += LENGTH_BYTES + 3 * String(value).length;
   }
   return most;
 }
 
 /**
- * The text as UTF-8 at `at`; returns the bytes written. Written out for ASCII, which is nearly every
- * path and header: TextEncoder's encodeInto needs a view of the slab per call, one object more per
- * text, which is what this module exists to avoid.
+ * The text as UTF-8 at `at`: the bytes written, or -1 when they do not fit (nor does anything
+ * after a -1: every writer passes it on). Written out for ASCII, which is nearly every path and
+ * header: TextEncoder's encodeInto needs a view of the slab per call, one object more per text,
+ * which is what this module exists to avoid.
  */
 function writeText(slab: Uint8Array, at: number, text: string): number {
+  if (at < 0 || at + text.length > slab.length) return -1;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    if (unit >= 0x80) return encoder.encodeInto(text, slab.subarray(at)).written;
+    if (unit >= 0x80) {
+      const { read, written } = encoder.encodeInto(text, slab.subarray(at));
+      return read === text.length ? written : -1;
+    }
     slab[at + i] = unit;
   }
   return text.length;
 }
 
 function writeLength(slab: Uint8Array, at: number, length: number): number {
+  if (at < 0 || at + LENGTH_BYTES > slab.length) return -1;
   slab[at] = length & 0xff;
   slab[at + 1] = (length >>> 8) & 0xff;
   slab[at + 2] = (length >>> 16) & 0xff;
@@ -160,8 +192,9 @@ function writeLength(slab: Uint8Array, at: number, length: number): number {
 }
 
 function writeLengthAndText(slab: Uint8Array, at: number, text: string): number {
+  if (at < 0) return -1;
   const written = writeText(slab, at + LENGTH_BYTES, text);
-  writeLength(slab, at, written);
+  if (written < 0 || writeLength(slab, at, written) < 0) return -1;
   return at + LENGTH_BYTES + written;
 }
 
