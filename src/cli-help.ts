@@ -10,7 +10,7 @@ export const HELP = `Usage: plant-store-stub [options]
 Serves an OpenAPI 3.0/3.1/3.2 (or Swagger 2.0) document as a stub API.
 
 Options:
-  --spec FILE           OpenAPI document to serve (default ${DEFAULTS.spec})
+  --spec FILE|URL       OpenAPI document to serve, a file or an http(s) URL (default ${DEFAULTS.spec})
   --fixtures DIR        folder of scenario fixtures (default ${DEFAULTS.fixtures})
   --port N              port, 0 picks a free one (default ${DEFAULTS.port}, env PORT)
   --host H              address to bind (default ${DEFAULTS.host}, env HOST)

@@ -46,9 +46,9 @@ describe('refusals to start that name the fix', () => {
     { name: 'a .json document with a misspelt value names where the value starts', args: () => ['--spec', join(dir, 'truncated-token.json')], line: () => `${join(dir, 'truncated-token.json')}: invalid JSON at line 3, column 19: invalid symbol` },
     { name: 'a broken .json fixture is reported as JSON with its line and column', args: () => ['--fixtures', join(dir, 'json-fixtures')], line: () => `${join(dir, 'json-fixtures', 'create.json')}: invalid JSON at line 4, column 28: property name expected` },
     {
-      name: 'a spec named by URL says to download it first, with the command',
-      args: () => ['--spec', 'https://api.example.test/v2/openapi.yaml'],
-      line: () => "https://api.example.test/v2/openapi.yaml: a URL; the spec is read from a file: download it (curl -sLo openapi.yaml 'https://api.example.test/v2/openapi.yaml') and pass --spec openapi.yaml",
+      name: 'a spec named by a URL the stub cannot read says to save it as a file',
+      args: () => ['--spec', 'ftp://api.example.test/v2/openapi.yaml'],
+      line: () => 'ftp://api.example.test/v2/openapi.yaml: a URL the stub cannot read (it reads files and http(s) URLs): save the document as a file and pass --spec openapi.yaml',
     },
     { name: 'a spec that is a folder names the documents in it', args: () => ['--spec', join(dir, 'api')], line: () => `${join(dir, 'api')}: a folder, not a document; the documents in it: public.v2.yaml` },
     { name: 'with --strict, a document without paths is refused saying so', args: () => ['--strict', '--spec', join(dir, 'empty.yaml'), '--fixtures', join(dir, 'no-fixtures')], line: () => `${join(dir, 'empty.yaml')}: /paths: the document has no paths, so nothing is served (every request but /__admin/ is answered 404); --strict refuses documents with warnings` },

@@ -1,15 +1,17 @@
-// Reads an OpenAPI document from disk (3.0, 3.1 and 3.2; Swagger 2.0 converted to 3.0 on load)
+// Reads an OpenAPI document from disk or an http(s) URL (3.0, 3.1 and 3.2; Swagger 2.0 converted to 3.0 on load)
 // and makes every $ref in it internal, so that the compiler can hand the whole document to Ajv as
 // one schema resource. What follows the reading is open-document.ts, shared with the fetch handler.
 import { readdir, readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import { firstLine, openDocument, parseDocument, type LoadedDocument, type OpenApiDocument } from './open-document.js';
+import { downloadDocument, isPrivateDocument, isRemoteDocument } from './download-document.js';
 
 export { lookingUpOnce, type LoadedDocument, type OpenApiDocument, type OpenApiVersion } from './open-document.js';
 
-/** Loads and bundles the document at `file`; every failure is a ConfigError naming the file. */
+/** Loads and bundles the document at `file` (a path, or an http(s) URL); every failure is a ConfigError naming it. */
 export async function loadDocument(file: string): Promise<LoadedDocument> {
+  if (isRemoteDocument(file)) return loadRemoteDocument(file);
   const path = resolvePath(file);
   let text: string;
   try {
@@ -24,14 +26,24 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
   });
 }
 
+/** Downloads the document and bundles what its `$ref`s reach, resolved against its URL. Nothing to watch. */
+async function loadRemoteDocument(url: string): Promise<LoadedDocument> {
+  const downloaded = await downloadDocument(url);
+  return openDocument(url, parseDocument(url, downloaded.text), {
+    files: [],
+    bundle: (parsed) => bundle(url, downloaded.url, parsed, true),
+    fromSwagger2: (parsed) => fromSwagger2(url, parsed),
+  });
+}
+
 /**
- * Why `file` could not be read, with what to do: a URL (Prism reads one; the stub reads files,
- * and watches them) says how to download it; a folder (DigitalOcean's document is one file among
- * 2,900 in a folder) names the documents in it.
+ * Why `file` could not be read, with what to do: a URL of a scheme other than http(s) says how to
+ * get a file; a folder (DigitalOcean's document is one file among 2,900 in a folder) names the
+ * documents in it.
  */
 async function unreadable(file: string, path: string, code: string): Promise<string> {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file)) {
-    return `a URL; the spec is read from a file: download it (curl -sLo openapi.yaml '${file}') and pass --spec openapi.yaml`;
+    return `a URL the stub cannot read (it reads files and http(s) URLs): save the document as a file and pass --spec openapi.yaml`;
   }
   if (code === 'ENOENT') return `no such file (looked for ${path})`;
   if (code === 'EISDIR') {
@@ -46,16 +58,19 @@ async function unreadable(file: string, path: string, code: string): Promise<str
  * Files reached by `$ref` are bundled into the document by json-schema-ref-parser. A document
  * without them skips it: bundling GitHub's (13 MB, internal references only) took 1.1 s.
  */
-async function bundle(file: string, path: string, parsed: OpenApiDocument): Promise<{ document: OpenApiDocument; files: string[] }> {
+async function bundle(file: string, path: string, parsed: OpenApiDocument, remote = false): Promise<{ document: OpenApiDocument; files: string[] }> {
   // Imported only here: most documents are one file, and loading the parser costs about 40 ms of start-up.
   const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   const parser = new $RefParser();
   try {
+    // A file's `$ref`s reach files only; a downloaded document's reach what lies beside it on its
+    // server. The parser's guard against private addresses stays on for a public document and is
+    // off for one on this machine or the company's network, whose `$ref`s point at the same.
     const document = (await parser.bundle(path, parsed, {
       mutateInputSchema: true,
-      resolve: { http: false },
+      resolve: remote ? { file: false, http: { timeout: 30_000, safeUrlResolver: !isPrivateDocument(path) } } : { http: false },
     })) as OpenApiDocument;
-    return { document, files: parser.$refs.paths('file') };
+    return { document, files: remote ? [] : parser.$refs.paths('file') };
   } catch (error) {
     throw new ConfigError(file, `unresolvable $ref: ${firstLine((error as Error).message)}`);
   }

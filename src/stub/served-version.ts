@@ -7,6 +7,7 @@ import { ConfigError } from '../config/config-error.js';
 import type { EngineState } from '../engine/pipeline.js';
 import { loadState } from './load-state.js';
 import { ServedState } from './served-state.js';
+import { isRemoteDocument } from '../openapi/download-document.js';
 import { watchFiles, type FileWatch, type WatchTargets } from './watch-files.js';
 
 export class ServedVersion extends ServedState {
@@ -85,7 +86,9 @@ export class ServedVersion extends ServedState {
   }
 
   private watchTargets(): WatchTargets {
-    return { files: [this.options.spec, ...this.specFiles], folder: this.options.fixtures };
+    // A downloaded document has no file to watch: POST /__admin/reload reads it again.
+    const spec = isRemoteDocument(this.options.spec) ? [] : [this.options.spec];
+    return { files: [...spec, ...this.specFiles], folder: this.options.fixtures };
   }
 
   close(): void {
