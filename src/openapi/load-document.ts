@@ -3,6 +3,8 @@
 // one schema resource. What follows the reading is open-document.ts, shared with the fetch handler.
 import { readdir, readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
+import { Semaphore } from 'async-mutex';
+import type { FileInfo, HTTPResolverOptions } from '@apidevtools/json-schema-ref-parser';
 import { ConfigError } from '../config/config-error.js';
 import { firstLine, openDocument, parseDocument, type LoadedDocument, type OpenApiDocument } from './open-document.js';
 import { downloadDocument, isPrivateDocument, isRemoteDocument } from './download-document.js';
@@ -60,7 +62,7 @@ async function unreadable(file: string, path: string, code: string): Promise<str
  */
 async function bundle(file: string, path: string, parsed: OpenApiDocument, remote = false): Promise<{ document: OpenApiDocument; files: string[] }> {
   // Imported only here: most documents are one file, and loading the parser costs about 40 ms of start-up.
-  const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
+  const { $RefParser, HTTPResolver } = await import('@apidevtools/json-schema-ref-parser');
   const parser = new $RefParser();
   try {
     // A file's `$ref`s reach files only; a downloaded document's reach what lies beside it on its
@@ -68,12 +70,33 @@ async function bundle(file: string, path: string, parsed: OpenApiDocument, remot
     // off for one on this machine or the company's network, whose `$ref`s point at the same.
     const document = (await parser.bundle(path, parsed, {
       mutateInputSchema: true,
-      resolve: remote ? { file: false, http: { timeout: 30_000, safeUrlResolver: !isPrivateDocument(path) } } : { http: false },
+      resolve: remote ? { file: false, http: fewAtATime(HTTPResolver, { timeout: 30_000, safeUrlResolver: !isPrivateDocument(path) }) } : { http: false },
     })) as OpenApiDocument;
     return { document, files: remote ? [] : parser.$refs.paths('file') };
   } catch (error) {
     throw new ConfigError(file, `unresolvable $ref: ${firstLine((error as Error).message)}`);
   }
+}
+
+/** How many of a downloaded document's `$ref`d files are fetched at once. */
+const DOWNLOADS_AT_ONCE = 8;
+
+/**
+ * The bundler's HTTP resolver, fetching a few files at a time. On its own it asks for every file
+ * at once: DigitalOcean's document (2,900 files) served by `python3 -m http.server` left some
+ * connections unanswered until the timeout, and the start failed after 30 s.
+ */
+function fewAtATime(resolver: HTTPResolverOptions, options: Partial<HTTPResolverOptions>): HTTPResolverOptions {
+  const read = resolver.read as (this: HTTPResolverOptions, file: FileInfo) => Promise<string | Buffer>;
+  const downloads = new Semaphore(DOWNLOADS_AT_ONCE);
+  return {
+    ...resolver,
+    ...options,
+    // `this` is the resolver as the bundler merged it with its defaults and these options.
+    read(this: HTTPResolverOptions, file: FileInfo) {
+      return downloads.runExclusive(() => read.call(this, file));
+    },
+  };
 }
 
 /** Swagger 2.0 becomes OpenAPI 3.0 through swagger2openapi, loaded only for such documents. */
