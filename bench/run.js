@@ -7,8 +7,9 @@
 //     (default logging), the stub mounted in Express, Prism mock (default logging, -v silent) and
 //     Mockoon's CLI (its OpenAPI import, default logging to stdout, no log file);
 //     req/s, p50/p99, errors, start-up (spawn -> first 2xx POST), peak RSS, req/s vs the reference;
-//   - the reference and the stub CLI side by side, loaded in turn for BENCH_ROUNDS (default 5)
-//     rounds: the median ratio of req/s and of the server's CPU time per request (from /proc);
+//   - the reference and the stub CLI side by side (bench/paired.js: pinned to CPUs, warmed), loaded
+//     in turn for BENCH_ROUNDS (default 5) rounds saturated and as many at an equal rate: the
+//     median ratio of req/s and of the server's CPU time per request (from /proc);
 //   - a mixed load (valid, invalid, duplicate-id scenario, unauthorized) on the stub's CLI;
 //   - how cost grows with 1, 10, 100 operations (specs generated into .bench-tmp/), and start-up
 //     with 1,000;

@@ -40,6 +40,11 @@ const SHEDS = `  /sheds:
 
 /** What the document server answers, by path; a test may change it. */
 const served = new Map<string, string>();
+/** Requests the document server is answering now, and the most it ever answered at once. */
+let inFlight = 0;
+let mostAtOnce = 0;
+/** How long the document server takes over each answer, so that requests sent together overlap. */
+let answerDelayMs = 0;
 let documents: Server;
 let base: string;
 let noFixtures: string;
@@ -51,11 +56,20 @@ beforeAll(async () => {
   served.set('/api/openapi.yaml', beds());
   served.set('/api/schemas/bed.yaml', BED);
   documents = createServer((req, res) => {
-    const text = served.get(req.url ?? '');
-    res.writeHead(text === undefined ? 404 : 200, { 'content-type': 'application/yaml' }).end(text ?? 'no such document');
+    mostAtOnce = Math.max(mostAtOnce, ++inFlight);
+    setTimeout(() => {
+      inFlight--;
+      const text = served.get(req.url ?? '');
+      res.writeHead(text === undefined ? 404 : 200, { 'content-type': 'application/yaml' }).end(text ?? 'no such document');
+    }, answerDelayMs);
   });
   await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(documents.address() as AddressInfo).port}`;
+  served.set('/api/broken.yaml', beds().replaceAll('./schemas/bed.yaml', './schemas/gone.yaml'));
+  // 40 paths, each with its body schema in a file of its own.
+  const many = Array.from({ length: 40 }, (_, i) => `  /beds${i}:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {$ref: './many/bed${i}.yaml'}\n      responses:\n        "204": {description: planted}\n`);
+  served.set('/api/many.yaml', `openapi: 3.0.3\ninfo: {title: Garden, version: "1"}\npaths:\n${many.join('')}`);
+  for (let i = 0; i < 40; i++) served.set(`/api/many/bed${i}.yaml`, BED);
   noFixtures = await mkdtemp(join(tmpdir(), 'stub-url-spec-'));
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -98,6 +112,20 @@ describe('a document named by an http URL', () => {
     expect(response.json).toEqual({ name: expect.any(String), rows: expect.any(Number) });
   });
 
+  it('fetches the files its $refs reach a few at a time, not all at once', async () => {
+    answerDelayMs = 20;
+    mostAtOnce = 0;
+    try {
+      const cli = await start(['--spec', `${base}/api/many.yaml`]);
+      const refused = await request(`${cli.url}/beds39`, { method: 'POST', headers: JSON_BODY, body: '{"rows":2}' });
+      expect([refused.status, refused.json?.violations]).toEqual([400, ['/name: is required']]);
+      expect(mostAtOnce).toBeGreaterThan(1);
+      expect(mostAtOnce).toBeLessThanOrEqual(8);
+    } finally {
+      answerDelayMs = 0;
+    }
+  });
+
   it('POST /__admin/reload downloads it again and serves what changed', async () => {
     const cli = await start(['--spec', `${base}/api/openapi.yaml`]);
     expect((await request(`${cli.url}/sheds`)).status).toBe(404);
@@ -116,9 +144,8 @@ describe('a document URL that cannot be read', () => {
   it.each([
     ['a 404 names the status', () => `${base}/api/missing.yaml`, (url: string) => `could not be downloaded: the server answered 404 Not Found; check the address, or download it yourself (curl -sLo openapi.yaml '${url}') and pass --spec openapi.yaml`],
     ['a refused connection names the error', () => `http://127.0.0.1:${closedPort}/openapi.yaml`, (url: string) => `could not be downloaded (ECONNREFUSED); check the address, or download it yourself (curl -sLo openapi.yaml '${url}') and pass --spec openapi.yaml`],
-    ['a $ref the server does not have names the $ref', () => `${base}/api/broken.yaml`, () => 'unresolvable $ref: '],
+    ['a $ref the server does not have names the file', () => `${base}/api/broken.yaml`, () => `unresolvable $ref: Error downloading ${base}/api/schemas/gone.yaml`],
   ])('%s, exit 2', async (_name, url, problem) => {
-    served.set('/api/broken.yaml', beds().replaceAll('./schemas/bed.yaml', './schemas/gone.yaml'));
     const run = await runCli(['--port', '0', '--no-watch', '--quiet', '--fixtures', noFixtures, '--spec', url()]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`plant-store-stub: ${url()}: ${problem(url())}`);

@@ -6,12 +6,13 @@
 // headers object alone is a dictionary plus a string per value; an entry that held it and the
 // path and answer strings made each collection under POST /plants load copy about ten objects a
 // request: 1.7-1.8 ms per scavenge against 1.0 ms without them (`node --trace-gc`, 50
-// connections; about 0.6 µs of CPU per request). Writing the texts into a slab costs about a
-// tenth of that, and reading them back happens only when someone asks for the journal.
+// connections; about 0.5 µs of CPU per request). Writing the texts into a slab costs most of that
+// back (about 0.4 µs in-process, bench/hot-path.js): what is gained is garbage the collector no
+// longer copies, and memory that stays put; texts are read back only when someone asks.
 import { utf8Text } from '../common/bytes.js';
 import { setOwn } from '../common/json-value.js';
 
-type Headers = Readonly<Record<string, string | readonly string[] | undefined>>;
+type HeaderValues = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** Where an entry's texts lie: `slab` from `start`, each part's byte length in order. */
 export interface TextSpans {
@@ -49,7 +50,7 @@ export class TextSlabs {
    * Writes the texts into `into`. `body` is kept up to `bodyCap` bytes, `answer` up to `answerCap`
    * characters: callers keep one more than they show, to know a text was cut.
    */
-  write(into: TextSpans, path: string, rawQuery: string, headers: Headers, body: Uint8Array, bodyCap: number, answer: string, answerCap: number): void {
+  write(into: TextSpans, path: string, rawQuery: string, headers: HeaderValues, body: Uint8Array, bodyCap: number, answer: string, answerCap: number): void {
     const keptBody = body.length > bodyCap ? body.subarray(0, bodyCap) : body;
     const keptAnswer = answer.length > answerCap ? answer.slice(0, answerCap) : answer;
     // Written where the last entry ended; when that slab has no room, again in a new one large
@@ -69,7 +70,7 @@ function end(spans: TextSpans): number {
 }
 
 /** Writes an entry's texts from `start`; false, with `into` unchanged, when the slab has no room for them. */
-function writeAll(into: TextSpans, slab: Uint8Array, start: number, path: string, rawQuery: string, headers: Headers, body: Uint8Array, answer: string): boolean {
+function writeAll(into: TextSpans, slab: Uint8Array, start: number, path: string, rawQuery: string, headers: HeaderValues, body: Uint8Array, answer: string): boolean {
   let at = start;
   const pathBytes = writeText(slab, at, path);
   if (pathBytes < 0) return false;
@@ -151,7 +152,7 @@ export function readPath(spans: TextSpans): string {
 }
 
 /** The most bytes the headers can take, for the rare entry that did not fit where the last one ended. */
-function headersBound(headers: Headers): number {
+function headersBound(headers: HeaderValues): number {
   let most = 0;
   for (const name in headers) {
     const value = headers[name];

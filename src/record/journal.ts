@@ -220,7 +220,6 @@ function redacted(name: string, value: string | string[]): string {
 function redact(headers: Record<string, string | string[]>, secret: ReadonlySet<string>): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
     // Own property even for `__proto__`, which an assignment would take as the prototype and drop.
     setOwn(result, name, secret.has(name) ? redacted(name, value) : value);
   }
