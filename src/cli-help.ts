@@ -31,9 +31,10 @@ Options:
   --stateful            remember what clients create, update and delete (resources inferred
                         from the document: POST /plants, then GET /plants/{id})
   --state-file FILE     stateful mode's resources, loaded at start and written after changes
-                        (implies --stateful)
+                        (implies --stateful; a file the stub cannot write stops the start)
   --seed-items N        stateful mode starts with the list examples' items and N generated
-                        items per resource (default 0; a state file that holds state wins)
+                        items per resource (default 0; a state file that holds state wins;
+                        implies --stateful)
   --webhook NAME=URL    send the document's webhook NAME (its key under webhooks) to URL;
                         repeatable
   --callback-hosts H,…  hosts callbacks may reach, * for any (default: this machine when

@@ -1,20 +1,23 @@
 #!/usr/bin/env node
 // The command line: flags and environment fill in StubOptions, then the default server starts.
 // Every failure to start is one line naming the problem and a non-zero exit, never a stack trace.
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/config-error.js';
-import { ADMIN_OFF_NOTE, type StubOptions } from './config/options.js';
+import type { StubOptions } from './config/options.js';
 import { HELP } from './cli-help.js';
 import { batchedSink } from './record/request-log.js';
 import { formatCoverage, type CoverageReport } from './record/coverage.js';
 import { formatDrift, type DriftReport } from './record/drift.js';
 import { startStub, writeCoverage } from './http/server.js';
 import { runWorkers } from './http/workers.js';
+import { startBanner } from './http/start-banner.js';
 import { armExitWatchdog } from './http/exit-watchdog.js';
 import { nearestName } from './common/nearest-name.js';
 import { asJsonLines } from './record/json-lines.js';
 import { prismArguments } from './config/prism-command-line.js';
+import { flagsNpmTook, npmTookFlagsProblem } from './config/npm-took-flags.js';
 
 function exitWithError(message: string): never {
   process.stderr.write(`plant-store-stub: ${message}\n`);
@@ -165,12 +168,6 @@ function integer(flag: string, value: string | undefined): number | undefined {
   return Number(value);
 }
 
-/**
- * The operations the start-up message lists, at most: a screenful. GitHub's document would print
- * 1,223 lines, and a terminal or CI log would show only their end.
- */
-const LISTED_OPERATIONS = 25;
-
 /** A start that takes longer than this says so. */
 const SLOW_START_MS = 1_000;
 
@@ -194,8 +191,17 @@ function writeJsonLines(argv: string[]): void {
 }
 
 async function main(): Promise<void> {
+  // Output piped into a reader that has gone (`… | head`) is no reason to stop serving, nor to
+  // die with a stack trace at shutdown when the last lines are written.
+  process.stdout.on('error', () => {});
   writeJsonLines(process.argv.slice(2));
+  const took = flagsNpmTook(process.env, Object.keys(OPTIONS), takesValue);
+  if (took.length > 0) exitWithError(npmTookFlagsProblem(took, process.env.npm_lifecycle_event!));
   const { options, workers } = parseOptions(process.argv.slice(2));
+  // Said once, by the process the user started (with --workers, not again by each worker).
+  if (options.seedItems && options.stateful === undefined && options.stateFile === undefined && options.log !== false && cluster.isPrimary) {
+    process.stdout.write('note: --seed-items fills stateful mode\'s store, so stateful mode is on (as with --stateful)\n');
+  }
   if (workers > 1) return runWorkers(workers, options, exitWithError, (report, drift) => reportCoverage(options, report, true, drift));
   // A big document can take seconds before the first line (DigitalOcean's, bundled from about
   // 2,900 files: 5 s and more); a silent terminal looks hung, so say what it is doing. Progress,
@@ -225,18 +231,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-  const compiled = running.stub.served();
-  const lines = [`${compiled.title} stub listening on ${running.url}`];
-  // The method in a column of its own, then the URL a browser or curl can take as it is.
-  for (const operation of compiled.operations.slice(0, LISTED_OPERATIONS)) lines.push(`  ${operation.method.padEnd(7)} ${running.url}${operation.path}`);
-  const unlisted = compiled.operations.length - LISTED_OPERATIONS;
-  if (unlisted > 0) lines.push(`  … and ${unlisted.toLocaleString('en-US')} more operations${running.adminApi ? `: the admin page lists them all, ${running.url}/__admin/` : ''}`);
-  if (running.adminApi) lines.push(`  health: ${running.url}/__admin/health   journal: ${running.url}/__admin/requests`);
-  else lines.push(`  ${ADMIN_OFF_NOTE}`);
-  if (compiled.stateful !== null) lines.push(`  ${compiled.stateful}`);
   // What loading said (notes, warnings) comes first, every time, not whenever the log's batch is due.
   logSink.flush();
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(startBanner(running));
 }
 
 /**

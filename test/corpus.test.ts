@@ -17,12 +17,13 @@ const REALWORLD = join(ROOT, '..', 'shared', 'realworld');
 
 /**
  * The share of requests answered with a documented status and a valid body, over all documents.
- * The floor sits just under what the stub reaches (99.1% of 3,506 on the last run, in
- * docs/benchmark.md), so a regression fails while the documents that have no valid request to
- * give (an ambiguous oneOf, an allOf of string and integer, two credentials in one Authorization
- * header, Box's `#fragment` paths) do not.
+ * The floor sits just under what the stub reaches (docs/benchmark.md has the last figures), so a
+ * regression fails while the documents that have no valid request to give (an ambiguous oneOf, an
+ * allOf of string and integer, two credentials in one Authorization header, Box's `#fragment`
+ * paths) do not. Those sit mostly in @readme/oas-examples, which exist to show such corners, so
+ * a clone without ../shared/realworld (the bundled documents alone) has a floor of its own.
  */
-const MIN_DOCUMENTED = 0.99;
+const MIN_DOCUMENTED = existsSync(REALWORLD) ? 0.99 : 0.985;
 
 function oasExamples(): string[] {
   const base = dirname(require.resolve('@readme/oas-examples/package.json'));
@@ -49,9 +50,8 @@ const judged = () => outcomes.flatMap((outcome) => outcome.cases).filter((c) => 
 
 const label = (file: string) => file.replace(/.*node_modules\//, '').replace(REALWORLD, 'realworld');
 
-// CI clones the project with ../shared beside it: there a missing folder is a failure, elsewhere one line.
-if (!existsSync(REALWORLD) && process.env.CI) throw new Error(`${REALWORLD} is missing: CI runs with ../shared beside the clone`);
-if (!existsSync(REALWORLD)) console.log(`corpus: ${REALWORLD} is absent, so its documents are not tried`);
+// A user's clone has nothing beside it (and their CI sets CI=true too): one line, not a failure.
+if (!existsSync(REALWORLD)) console.log(`corpus: ${REALWORLD} is absent, so its documents are not tried (floor ${MIN_DOCUMENTED * 100}% on the bundled documents)`);
 
 describe('the stub on real documents', () => {
   it.each(documents.map((file) => ({ file, name: label(file) })))('$name: every operation answered without a 5xx', async ({ file, name }) => {

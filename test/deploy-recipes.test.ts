@@ -161,6 +161,29 @@ describe('the deployment recipes in deploy/', () => {
     expect(JSON.parse(instructions.find(({ op }) => op === 'ENTRYPOINT')!.rest)).toEqual(['node', `/app/${bin}`]);
   });
 
+  // Node.js's even releases are its long-term ones; 20 left maintenance in April 2026.
+  it('build on a maintained long-term Node.js release, with a folder the stub\'s user may write a --state-file to', async () => {
+    const { instructions } = await dockerRun();
+    const all = dockerInstructions(await read('Dockerfile'));
+    for (const { rest } of all.filter(({ op }) => op === 'FROM')) {
+      const major = Number(/^node:(\d+)-/.exec(rest)?.[1]);
+      expect([major >= 22, major % 2], rest).toEqual([true, 0]);
+    }
+    const runs = instructions.filter(({ op }) => op === 'RUN').map(({ rest }) => rest);
+    expect(runs).toContain('mkdir /state && chown node:node /state');
+    const stateful = (await read('Dockerfile')).split('\n').filter((line) => line.startsWith('#   docker run ') && line.includes('--state-file'));
+    expect(stateful.map((line) => /--state-file (\S+)/.exec(line)?.[1])).toEqual(['/state/state.json']);
+  });
+
+  // A restarted container may come back at another address: HAProxy looks names up once at start
+  // unless its servers name a resolvers section.
+  it('have HAProxy look the instances\' names up again through Docker\'s DNS', async () => {
+    const haproxy = await read('haproxy.cfg');
+    const section = /^resolvers (\S+)\n((?:  .*\n)+)/m.exec(haproxy);
+    expect(section?.[2]).toMatch(/^  nameserver \S+ 127\.0\.0\.11:53$/m);
+    expect(haproxy).toMatch(new RegExp(`^  default-server .*\\bresolvers ${section?.[1]}\\b.*\\binit-addr last,libc,none\\b`, 'm'));
+  });
+
   it('name the Redis they start in --state-store, at its port', async () => {
     const compose = load(await read('compose.yaml')) as { services: Record<string, unknown> };
     const redisDocs = await k8sDocuments('redis.yaml');

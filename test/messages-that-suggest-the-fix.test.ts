@@ -1,13 +1,17 @@
 // Mistakes a user makes at the edges, answered with what to do about them, through the CLI: a
 // flag or a fixture's operation near a real one names it, a broken .json file is reported as
-// JSON with its line and column, and a document without paths says so at start.
+// JSON with its line and column, a document without paths says so at start, a Swagger 1.2
+// document is named as such, a state file that could never be written stops the start, and
+// flags npm took for itself (`npm start --spec x`) are named with the command that works.
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, type StartedCli } from './helpers/cli.js';
 
 let dir: string;
+const CLI = resolve(import.meta.dirname, '..', 'dist', 'cli.js');
 const started: StartedCli[] = [];
 
 const TREES = 'openapi: 3.0.3\ninfo: {title: Trees, version: "1"}\npaths:\n  /trees:\n    get:\n      responses:\n        "200": {description: the trees}\n';
@@ -29,6 +33,9 @@ beforeAll(async () => {
   await mkdir(join(dir, 'api', 'resources'), { recursive: true });
   await writeFile(join(dir, 'api', 'public.v2.yaml'), TREES);
   await writeFile(join(dir, 'api', 'notes.txt'), 'not a document\n');
+  await writeFile(join(dir, 'pets-1.2.json'), JSON.stringify({ swaggerVersion: '1.2', apiVersion: '1.0', apis: [{ path: '/pets' }] }));
+  await writeFile(join(dir, 'pets-1.2.yaml'), 'swagger: "1.2"\ninfo: {title: Pets}\n');
+  await writeFile(join(dir, 'unquoted-2.yaml'), 'swagger: 2.0\ninfo: {title: Pets, version: "1"}\npaths: {}\n');
 });
 
 afterAll(async () => {
@@ -52,6 +59,24 @@ describe('refusals to start that name the fix', () => {
     },
     { name: 'a spec that is a folder names the documents in it', args: () => ['--spec', join(dir, 'api')], line: () => `${join(dir, 'api')}: a folder, not a document; the documents in it: public.v2.yaml` },
     { name: 'with --strict, a document without paths is refused saying so', args: () => ['--strict', '--spec', join(dir, 'empty.yaml'), '--fixtures', join(dir, 'no-fixtures')], line: () => `${join(dir, 'empty.yaml')}: /paths: the document has no paths, so nothing is served (every request but /__admin/ is answered 404); --strict refuses documents with warnings` },
+    {
+      name: 'a Swagger 1.2 document is named as 1.2, with the converter that makes it OpenAPI 3',
+      args: () => ['--spec', join(dir, 'pets-1.2.json')],
+      line: () => `${join(dir, 'pets-1.2.json')}: /swaggerVersion: this is a Swagger 1.2 document; the stub serves OpenAPI 3.0.x, 3.1.x, 3.2.x and Swagger 2.0: convert it first (npx api-spec-converter --from=swagger_1 --to=openapi_3 --syntax=yaml FILE > openapi.yaml)`,
+    },
+    {
+      name: 'a document saying swagger: "1.2" is named as 1.2 too',
+      args: () => ['--spec', join(dir, 'pets-1.2.yaml')],
+      line: () => `${join(dir, 'pets-1.2.yaml')}: /swagger: this is a Swagger 1.2 document; the stub serves OpenAPI 3.0.x, 3.1.x, 3.2.x and Swagger 2.0: convert it first (npx api-spec-converter --from=swagger_1 --to=openapi_3 --syntax=yaml FILE > openapi.yaml)`,
+    },
+    {
+      name: 'swagger: 2.0 written as a number says how 2.0 is written',
+      args: () => ['--spec', join(dir, 'unquoted-2.yaml')],
+      line: () => `${join(dir, 'unquoted-2.yaml')}: /openapi: only OpenAPI 3.0.x, 3.1.x, 3.2.x and Swagger 2.0 are served, found "swagger: 2" (Swagger 2.0 is written swagger: "2.0")`,
+    },
+    { name: 'a --state-file that is a folder is refused before serving', args: () => ['--state-file', dir], line: () => `--state-file: cannot write ${dir} (EISDIR); give a file in a folder the stub may write` },
+    // /proc/self exists but takes no new file, for root too: changes could never be written there.
+    { name: 'a --state-file in a folder the stub cannot write is refused before serving', args: () => ['--state-file', '/proc/self/state.json'], line: () => '--state-file: cannot write /proc/self/state.json (ENOENT); give a file in a folder the stub may write' },
   ];
   it.concurrent.each(cases)('$name', async ({ args, line }) => {
     const run = await runCli(['--port', '0', '--no-watch', '--quiet', ...args()]);
@@ -119,4 +144,31 @@ describe('warnings at start that name the fix', () => {
     const answer = await fetch(`${cli.url}/trees`);
     expect(answer.status).toBe(200);
   });
+});
+
+describe('flags that reach the stub another way than the user wrote', () => {
+  it('--seed-items alone turns stateful mode on and says so: the seeded items are listed', async () => {
+    const cli = await startCli(['--port', '0', '--no-watch', '--spec', 'test/specs/plant-store-full.yaml', '--fixtures', 'test/specs/plant-store-full-fixtures', '--seed-items', '2']);
+    started.push(cli);
+    const lines = cli.stdout().split('\n');
+    expect(lines[0]).toBe("note: --seed-items fills stateful mode's store, so stateful mode is on (as with --stateful)");
+    expect(lines).toContain('  stateful: 1 resource; 0 path pairs left stateless, see /__admin/resources');
+    const list = await fetch(`${cli.url}/plants`, { headers: { authorization: 'Bearer t' } });
+    expect([list.status, list.headers.get('x-mock-scenario'), ((await list.json()) as Array<{ id: number }>).map((plant) => plant.id)]).toEqual([200, 'state', [1, 2]]);
+  });
+
+  // What npm does with `npm start --spec x.yaml --port 0` (the `--` forgotten): a real npm runs a
+  // package whose start script is the stub, as a clone's `npm start` is.
+  it.each([
+    { typed: ['--spec', 'x.yaml', '--port', '0'], line: "npm took --spec, --port for itself, not for the stub; put the stub's flags after --: npm start -- --spec … --port …" },
+    { typed: ['--spec=x.yaml', '--stateful'], line: "npm took --spec, --stateful for itself, not for the stub; put the stub's flags after --: npm start -- --spec x.yaml --stateful" },
+  ])('npm start $typed without -- is refused, naming the command that works', async ({ typed, line }) => {
+    const project = await mkdtemp(join(dir, 'npm-'));
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'npm-start', version: '1.0.0', private: true, scripts: { start: `node ${JSON.stringify(CLI)}` } }));
+    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile('npm', ['start', ...typed], { cwd: project, timeout: 20_000 }, (error, _stdout, stderr) => resolve({ code: error ? (error as { code?: number }).code ?? null : 0, stderr }));
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.split('\n')).toContain(`plant-store-stub: ${line}`);
+  }, 30_000);
 });

@@ -242,4 +242,20 @@ describe('the fetch handler and the seed', () => {
   it('refuses a seedItems that is not a whole number, naming it', async () => {
     await expect(createFetchHandler({ document: DOCUMENT, stateful: true, seedItems: -1 })).rejects.toThrow(/seedItems/);
   });
+
+  it('turns stateful mode on for seedItems alone in both runtimes, and refuses it beside stateful: false', async () => {
+    const handle = await createFetchHandler({ document: DOCUMENT, seedItems: 2, seed: 5, log: () => {} });
+    const served = await startStubOn(DOCUMENT, { seedItems: 2, seed: 5 });
+    try {
+      const answer = await handle(new Request('http://stub.test/plants'));
+      const listed = (await request(`${served.url}/plants`)).json;
+      expect([answer!.status, answer!.headers.get('x-mock-scenario'), await answer!.json()]).toEqual([200, 'state', listed]);
+      expect(listed.map((plant: any) => plant.id)).toEqual([1, 2, 3, 4]);
+    } finally {
+      await served.close();
+    }
+    const refusal = /^seedItems: fills stateful mode's store, and stateful mode is off \(stateful: false\); leave one of them out$/;
+    await expect(createFetchHandler({ document: DOCUMENT, stateful: false, seedItems: 2 })).rejects.toThrow(refusal);
+    await expect(startStubOn(DOCUMENT, { stateful: false, seedItems: 2 })).rejects.toThrow(refusal);
+  });
 });

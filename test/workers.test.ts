@@ -52,10 +52,13 @@ describe('the CLI with --workers 2 --port 0', () => {
     await cli?.stop('SIGKILL');
   });
 
-  it('announces one URL once every worker listens, on a port the system picked', () => {
+  it('announces one URL once every worker listens, on a port the system picked, with the whole banner once', () => {
     expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(cli.port).toBeGreaterThan(0);
-    expect(cli.stdout().split('\n')).toContain(`stub listening on ${cli.url} with 2 workers`);
+    const lines = cli.stdout().split('\n');
+    expect(lines.filter((line) => line.includes(' listening on '))).toEqual([`OpenAPI Plant Store stub listening on ${cli.url} with 2 workers`]);
+    expect(lines.filter((line) => line.startsWith('  POST    '))).toEqual([`  POST    ${cli.url}/plants`]);
+    expect(lines.filter((line) => line.startsWith('  health: '))).toEqual([`  health: ${cli.url}/__admin/health   journal: ${cli.url}/__admin/requests`]);
     expect(workerPids(cli)).toHaveLength(2);
   });
 

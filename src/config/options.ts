@@ -1,6 +1,6 @@
 // The one options object of the stub, with its defaults. The CLI and the environment only fill it
 // in; `resolveOptions` checks it once, up front, and everything downstream trusts it.
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config-error.js';
@@ -162,7 +162,8 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     adminApi: true,
     coverageOut: options.coverageOut,
     cors: options.cors ?? DEFAULTS.cors,
-    stateful: options.stateful ?? options.stateFile !== undefined,
+    // A store to fill or to keep is asking for stateful mode (the CLI says it turned it on).
+    stateful: options.stateful ?? (options.stateFile !== undefined || (options.seedItems ?? 0) > 0),
     stateFile: options.stateFile,
     seedItems: options.seedItems ?? 0,
     stateStore: options.stateStore,
@@ -177,7 +178,11 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   };
   if (resolved.record !== undefined && resolved.proxy === null) throw new ConfigError('record', 'records the real API\'s answers, so it needs --proxy URL');
   if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut, 'report');
-  if (resolved.stateFile !== undefined) checkFolderOf('stateFile', resolved.stateFile, 'state');
+  if (resolved.stateFile !== undefined) {
+    checkFolderOf('stateFile', resolved.stateFile, 'state');
+    checkWritable('stateFile', resolved.stateFile);
+  }
+  if (resolved.seedItems > 0 && !resolved.stateful) throw new ConfigError('seedItems', 'fills stateful mode\'s store, and stateful mode is off (stateful: false); leave one of them out');
   if (resolved.stateStore !== undefined && !/^rediss?:\/\/[^/\s]+(\/\d+)?\/?$/.test(resolved.stateStore)) {
     throw new ConfigError('stateStore', `must be redis://HOST:PORT/DB, got ${resolved.stateStore}`);
   }
@@ -229,6 +234,27 @@ function proxyUrl(text: string): URL {
   if (url.username !== '' || url.password !== '') throw new ConfigError('proxy', 'must not hold credentials; clients send their own, and they are forwarded');
   if (url.search !== '' || url.hash !== '') throw new ConfigError('proxy', `must not hold a query or fragment, got ${text}`);
   return url;
+}
+
+/**
+ * A state file is written after every change and at shutdown: a folder or file the stub may not
+ * write would lose every change silently, so that is found out now, by opening it for writing
+ * (kept as it is) or, before it exists, creating a file of this process's own beside it and
+ * taking it away again (never the state file itself: another process may be reading it).
+ */
+function checkWritable(name: string, file: string): void {
+  const path = resolvePath(file);
+  try {
+    if (existsSync(path)) closeSync(openSync(path, 'r+'));
+    else {
+      const probe = `${path}.${process.pid}.write-check`;
+      closeSync(openSync(probe, 'wx'));
+      unlinkSync(probe);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ConfigError(name, `cannot write ${path} (${code}); give a file in a folder the stub may write`);
+  }
 }
 
 /** A file written at shutdown must have a folder to go to: found out now, not when the report is due. */

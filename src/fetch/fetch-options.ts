@@ -87,7 +87,8 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
     fixtures: options.fixtures ?? [],
     baseUrl: options.baseUrl ?? '',
     seed: options.seed,
-    stateful: options.stateful ?? DEFAULTS.stateful,
+    // As the server's: items to seed are asking for stateful mode.
+    stateful: options.stateful ?? ((options.seedItems ?? 0) > 0 || DEFAULTS.stateful),
     seedItems: options.seedItems ?? 0,
     base: baseUrlOf(options.baseUrl),
     passthrough: options.passthrough ?? false,
@@ -102,6 +103,7 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
   };
   if (resolved.seed !== undefined) wholeNumber('seed', resolved.seed, 0, 2 ** 31 - 1);
   wholeNumber('seedItems', resolved.seedItems, 0, 1000);
+  if (resolved.seedItems > 0 && !resolved.stateful) throw new ConfigError('seedItems', 'fills stateful mode\'s store, and stateful mode is off (stateful: false); leave one of them out');
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);

@@ -6,12 +6,13 @@
 // At shutdown each worker hands its coverage to the primary as it exits, and the primary writes
 // --coverage-out (and the coverage table) once, for the whole server.
 import cluster, { type Worker } from 'node:cluster';
-import { ADMIN_OFF_NOTE, DEFAULTS, resolveOptions, type StubOptions } from '../config/options.js';
+import { DEFAULTS, resolveOptions, type StubOptions } from '../config/options.js';
 import { addReports, type CoverageReport } from '../record/coverage.js';
 import { addDrift, type DriftReport } from '../record/drift.js';
 import { ClusterHub } from '../stub/cluster-hub.js';
 import { ClusterLink } from '../stub/cluster-link.js';
 import { startStub } from './server.js';
+import { startBanner } from './start-banner.js';
 import type { LoadingSpeaker } from '../stub/stub.js';
 
 /** More deaths than this within DEATH_WINDOW_MS and the primary gives up (exit 1). */
@@ -27,7 +28,7 @@ export type CoverageAtExit = (report: CoverageReport, drift: DriftReport) => Pro
 
 export async function runWorkers(count: number, options: StubOptions, exitWithError: (message: string) => never, coverageAtExit: CoverageAtExit): Promise<void> {
   if (cluster.isPrimary) runPrimary(count, options, exitWithError, coverageAtExit);
-  else await runWorker(options);
+  else await runWorker(options, count);
 }
 
 function runPrimary(count: number, options: StubOptions, exitWithError: (message: string) => never, coverageAtExit: CoverageAtExit): void {
@@ -56,7 +57,7 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
     const worker = cluster.fork({ [SPEAKER_ENV]: speaks });
     if (speaks !== 'nothing') speaker = worker.id;
     const link = hub.join(worker.id, (message) => worker.send(message));
-    worker.on('message', (message: { listening?: string; adminApi?: boolean; coverage?: CoverageReport; drift?: DriftReport }) => {
+    worker.on('message', (message: { listening?: string; banner?: string; coverage?: CoverageReport; drift?: DriftReport }) => {
       if (message?.drift !== undefined) drifts.push(message.drift);
       if (message?.coverage !== undefined) return void coverages.push(message.coverage);
       if (message?.listening === undefined) return link.receive(message);
@@ -65,8 +66,9 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
       if (announced) warn(`worker ${worker.process.pid} serves in its place`);
       if (!announced && listening.size === count) {
         announced = true;
-        // One write: a reader of the listening line has the admin note with it.
-        process.stdout.write(`stub listening on ${message.listening} with ${count} workers\n${message.adminApi === false ? `  ${ADMIN_OFF_NOTE}\n` : ''}`);
+        // The last worker to listen prints the banner for all (they serve the same files), in one
+        // write: a reader of the listening line has the rest with it.
+        process.stdout.write(message.banner ?? `stub listening on ${message.listening} with ${count} workers\n`);
       }
     });
     return worker;
@@ -126,7 +128,7 @@ function runPrimary(count: number, options: StubOptions, exitWithError: (message
   for (let i = 0; i < count; i++) fork(i === 0 ? 'start and reloads' : 'nothing');
 }
 
-async function runWorker(options: StubOptions): Promise<void> {
+async function runWorker(options: StubOptions, count: number): Promise<void> {
   // The stub answers the primary's questions once it has started (Stub.create).
   const link = new ClusterLink((message) => process.send!(message));
   process.on('message', (message) => link.receive(message));
@@ -136,7 +138,7 @@ async function runWorker(options: StubOptions): Promise<void> {
   // the primary said when it started this one. Request-time warnings come from every worker.
   const speaks = (process.env[SPEAKER_ENV] ?? 'nothing') as LoadingSpeaker;
   const running = await startStub({ ...options, coverageOut: undefined }, { link, speaks });
-  process.send?.({ listening: running.url, adminApi: running.adminApi });
+  process.send?.({ listening: running.url, banner: startBanner(running, count) });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -171,7 +171,12 @@ function checkVersion(file: string, document: OpenApiDocument): OpenApiVersion {
   const declared = String(document.openapi ?? '');
   const version = /^3\.0\.\d+/.test(declared) ? '3.0' : /^3\.1\.\d+/.test(declared) ? '3.1' : null;
   if (!version) {
-    const what = document.openapi === undefined ? (document as { swagger?: unknown }).swagger ? 'a Swagger 2.0 document' : 'no "openapi" field' : `"openapi: ${declared}"`;
+    const older = olderSwagger(document);
+    if (older) {
+      throw new ConfigError(file, `${older.pointer}: this is a Swagger ${older.version} document; the stub serves OpenAPI 3.0.x, 3.1.x, 3.2.x and Swagger 2.0: convert it first (npx api-spec-converter --from=swagger_1 --to=openapi_3 --syntax=yaml FILE > openapi.yaml)`);
+    }
+    const swagger = (document as { swagger?: unknown }).swagger;
+    const what = document.openapi !== undefined ? `"openapi: ${declared}"` : swagger !== undefined ? `"swagger: ${String(swagger)}" (Swagger 2.0 is written swagger: "2.0")` : 'no "openapi" field';
     throw new ConfigError(file, `/openapi: only OpenAPI 3.0.x, 3.1.x, 3.2.x and Swagger 2.0 are served, found ${what}`);
   }
   const paths = document.paths;
@@ -179,6 +184,14 @@ function checkVersion(file: string, document: OpenApiDocument): OpenApiVersion {
     throw new ConfigError(file, '/paths: must be a mapping of path templates to operations');
   }
   return version;
+}
+
+/** A Swagger 1.x document (`swaggerVersion: "1.2"`, or `swagger: "1.x"`): where it says so, and which version. */
+function olderSwagger(document: OpenApiDocument): { pointer: string; version: string } | null {
+  const { swagger, swaggerVersion } = document as { swagger?: unknown; swaggerVersion?: unknown };
+  if (swaggerVersion !== undefined) return { pointer: '/swaggerVersion', version: String(swaggerVersion) };
+  if (/^1\./.test(String(swagger))) return { pointer: '/swagger', version: String(swagger) };
+  return null;
 }
 
 export function firstLine(message: string): string {
