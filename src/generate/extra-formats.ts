@@ -2,6 +2,7 @@
 // emit a random string). They draw from jsf's seeded random, so they stay reproducible.
 import type { Random } from 'json-schema-faker';
 import { base64Of } from '../common/bytes.js';
+import { REALISTIC_FORMATS } from './realistic-formats.js';
 
 export const EXTRA_FORMATS: Record<string, (random: Random) => string> = {
   byte: (random) => {
@@ -15,6 +16,7 @@ export const EXTRA_FORMATS: Record<string, (random: Random) => string> = {
   'uri-template': (random) => `https://example.com/${randomWord(random, 3, 8)}/{id}`,
   // Not a JSON Schema format, but common (Box, ShipEngine, DigitalOcean) and checked by ajv-formats.
   url: (random) => `https://example.com/${randomWord(random, 3, 8)}`,
+  ...REALISTIC_FORMATS,
 };
 
 const WORD_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];

@@ -35,7 +35,8 @@ import { compileNumberBounds, compileType, normaliseFaker, pinDiscriminator, PLA
 import { branchDiscriminator, branchTags } from '../common/discriminator.js';
 import { createDocumentValues, type DocumentValue } from './document-value.js';
 import { valueAtPointer, valueAtRef } from '../common/json-pointer.js';
-import { withNameHint } from './name-hints.js';
+import { withNameHint, type HintContext } from './name-hints.js';
+import { nameWords } from './name-words.js';
 import { isObject, setOwn, type Json } from '../common/json-value.js';
 
 export interface JsfSchema {
@@ -133,9 +134,20 @@ class SharedExpansions {
   /** The schema's first own value that fits it (document-value.ts). */
   readonly documentValue: DocumentValue;
 
+  /** The document's named schemas -> their names (`User`), which say what their properties are (a user's `name`). */
+  private readonly schemaNames = new WeakMap<object, string>();
+
   constructor(readonly document: Json, readonly documentValues: boolean) {
     this.is30 = !String(document.openapi ?? '').startsWith('3.1');
     this.documentValue = createDocumentValues(this.is30);
+    const named = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
+    for (const [name, schema] of Object.entries(named)) if (isObject(schema)) this.schemaNames.set(schema, name);
+  }
+
+  /** What an object schema says of its properties: the words of its name, title and property names. */
+  hintContext(schema: Json): HintContext {
+    const names = [this.schemaNames.get(schema) ?? '', String(schema.title ?? ''), ...(isObject(schema.properties) ? Object.keys(schema.properties) : [])];
+    return { around: new Set(names.flatMap(nameWords)) };
   }
 
   resolveRef(ref: string): unknown {
@@ -271,6 +283,7 @@ class Compilation {
     const strippedWriteOnly = new Set<string>();
     if (isObject(schema.properties)) {
       const properties: Json = {};
+      const context = this.shared.hintContext(schema);
       for (const [name, sub] of Object.entries(schema.properties)) {
         if (this.isWriteOnly(sub)) {
           strippedWriteOnly.add(name);
@@ -282,7 +295,7 @@ class Compilation {
           if (required.has(name)) return false;
           continue;
         }
-        const hinted = withNameHint(name, compiled);
+        const hinted = withNameHint(name, compiled, context, sub);
         this.usesFaker ||= hinted.usesFaker;
         setOwn(properties, name, hinted.schema);
       }
