@@ -7,6 +7,7 @@ import type { StubAdmin } from '../stub/admin-facade.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { sendProblem } from './send-problem.js';
 import { adminRefusals } from './http-refusals.js';
+import { addResourceRoutes } from './admin-resources.js';
 import { isWebhookUrl } from '../config/options.js';
 import { METRICS_CONTENT_TYPE } from '../record/metrics.js';
 import type { JournalEntry } from '../record/journal.js';
@@ -101,6 +102,7 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
     if (report === null) return statefulOff(res);
     res.json(report);
   });
+  addResourceRoutes(router, stub);
   router.get('/webhooks', (_req, res) => {
     res.json(stub.webhooks());
   });

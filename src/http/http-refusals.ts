@@ -22,6 +22,11 @@ export const adminRefusals = {
   unknownScenario: (name: string, known: string[]): HttpRefusal => ({ status: 404, detail: `no operation has a scenario "${name}"`, extra: { knownScenarios: known } }),
   stateDoesNotFit: (violations: string[]): HttpRefusal =>
     ({ status: 400, detail: 'the state does not fit the document; nothing was changed', extra: { violations: violations.slice(0, LISTED_VIOLATIONS) } }),
+  unknownResource: (name: string, known: string[]): HttpRefusal => ({ status: 404, detail: `no stored resource is named "${name}"; GET /__admin/resources names them`, extra: { knownResources: known } }),
+  unknownItem: (resource: string, id: string): HttpRefusal => ({ status: 404, detail: `${resource} holds no item ${id}` }),
+  itemDoesNotFit: (violations: string[]): HttpRefusal =>
+    ({ status: 422, detail: 'the item does not fit the document; nothing was stored', extra: { violations: violations.slice(0, LISTED_VIOLATIONS) } }),
+  badItemsPage: (name: string, value: string): HttpRefusal => ({ status: 400, detail: `${name} must be a whole number${name === 'limit' ? ' from 1 to 100' : ''}, got ${value}` }),
   statefulOff: (): HttpRefusal => ({ status: 404, detail: 'stateful mode is off; start the stub with --stateful (stateful: true) to keep resources' }),
   unknownWebhook: (name: string, known: string[]): HttpRefusal => ({ status: 404, detail: `the document has no webhook "${name}"`, extra: { knownWebhooks: known } }),
   webhookUrlMissing: (): HttpRefusal => ({ status: 400, detail: 'send {"url": "http://…"}, or {"url": null} to remove the target' }),

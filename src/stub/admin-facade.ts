@@ -11,8 +11,9 @@ import { parseExactJson, stringifyExact } from '../common/exact-json.js';
 import type { ServedVersion } from './served-version.js';
 import { metricsText, type Metrics } from '../record/metrics.js';
 import type { Recorder, JournalWatcher } from './recorder.js';
-import type { StateAccess } from './state-access.js';
-import { resourcesReport } from './resources-report.js';
+import type { ItemsPage, StateAccess } from './state-access.js';
+import type { Resource } from '../openapi/compile-resources.js';
+import { resourceNames, resourcesReport } from './resources-report.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 
 export interface ScenarioListing {
@@ -171,6 +172,36 @@ export class StubAdmin {
 
   async clearState(): Promise<void> {
     await this.parts.state()?.clear();
+  }
+
+  /** The resource GET /__admin/resources names `name`; null when there is none (or stateful mode is off). */
+  resourceNamed(name: string): Resource | null {
+    const { resources } = this.parts.version.current;
+    return resources ? resourceNames(resources).get(name) ?? null : null;
+  }
+
+  /** The admin names of the resources, for a refusal that lists them. */
+  resourceNameList(): string[] {
+    const { resources } = this.parts.version.current;
+    return resources ? [...resourceNames(resources).keys()] : [];
+  }
+
+  /** One resource's stored items, newest first (GET /__admin/resources/{name}/items). */
+  async itemsPage(resource: Resource, offset: number, limit: number): Promise<ItemsPage> {
+    return this.parts.state()!.page(resource, offset, limit);
+  }
+
+  /** Stores an item as sent, checked against the document; its violations when it does not fit. */
+  async putItem(resource: Resource, id: string, text: string): Promise<string[]> {
+    return this.parts.state()!.putItem(resource, id, text);
+  }
+
+  async deleteItem(resource: Resource, id: string): Promise<boolean> {
+    return this.parts.state()!.deleteItem(resource, id);
+  }
+
+  async resetResource(resource: Resource): Promise<void> {
+    await this.parts.state()!.reset(resource);
   }
 
   hasWebhook(name: string): boolean {

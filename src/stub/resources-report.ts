@@ -21,9 +21,32 @@ function scopeOf(resource: Resource): Array<{ parameter: string; property: strin
   return parameters.map((parameter) => ({ parameter, property: resource.scope.find((scoped) => scoped.param === parameter)?.field ?? null }));
 }
 
+/**
+ * Each resource by the name the admin API and page call it: its collection path's last segment
+ * without a file suffix (`/plants` -> `plants`, `/Accounts/{AccountSid}/Messages.json` ->
+ * `Messages`), with the segments before it joined on where two would share one (`users-posts`).
+ */
+export function resourceNames(resources: Resources): Map<string, Resource> {
+  const segments = (resource: Resource) => resource.name.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).map((segment) => segment.replace(/\.[a-z]+$/i, ''));
+  const all = [...resources.byName.values()];
+  const named = new Map<string, Resource>();
+  for (const resource of all) {
+    const own = segments(resource);
+    let take = 1;
+    const nameOf = (r: Resource, n: number) => segments(r).slice(-n).join('-') || 'root';
+    while (take < own.length && all.some((other) => other !== resource && nameOf(other, take) === nameOf(resource, take))) take++;
+    let name = nameOf(resource, take);
+    for (let n = 2; named.has(name); n++) name = `${nameOf(resource, take)}-${n}`;
+    named.set(name, resource);
+  }
+  return named;
+}
+
 export function resourcesReport(resources: Resources): object {
+  const names = new Map([...resourceNames(resources)].map(([name, resource]) => [resource, name]));
   return {
     resources: [...resources.byName.values()].map((resource) => ({
+      name: names.get(resource),
       collection: resource.name,
       item: resource.itemPath,
       idParameter: resource.idParam,

@@ -13,7 +13,9 @@ import type { EngineResponse } from '../engine/engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import { LocalStateStore, stateBytes, type Applied, type StateStore } from './state-store.js';
 import { checkStateFile, readStateFile, StateFileWriter } from './state-file.js';
-import { stateFromJson, stateToJson } from './state-document.js';
+import { checkItem, exactTree, stateFromJson, stateToJson } from './state-document.js';
+import { escapePointerToken } from '../common/json-pointer.js';
+import type { Resource } from '../openapi/compile-resources.js';
 import { seedState } from '../engine/seed-state.js';
 import { ClusterWhole } from './cluster-whole.js';
 import type { WholeServer } from './whole-server.js';
@@ -35,6 +37,7 @@ export class StateAccess {
     private readonly store: StateStore,
     private readonly stateFile: StateFileWriter | null,
     private readonly maxBytes: number,
+    private readonly seedItems: number,
   ) {}
 
   /**
@@ -53,7 +56,7 @@ export class StateAccess {
     const seed = seedState(version.current.compiled.operations, resources, options.seedItems);
     if (whole) {
       await whole.store.seed(seed);
-      return new StateAccess(version, whole.store, null, options.maxStateBytes);
+      return new StateAccess(version, whole.store, null, options.maxStateBytes, options.seedItems);
     }
     let stateFile: StateFileWriter | null = null;
     const store = new LocalStateStore(() => stateFile?.changed(), options.maxStateBytes);
@@ -61,7 +64,7 @@ export class StateAccess {
     if (loaded !== null) store.replace(loaded);
     store.seed(seed);
     if (options.stateFile !== undefined) stateFile = new StateFileWriter(options.stateFile, () => store.read(), warn);
-    return new StateAccess(version, store, stateFile, options.maxStateBytes);
+    return new StateAccess(version, store, stateFile, options.maxStateBytes, options.seedItems);
   }
 
   /**
@@ -143,10 +146,60 @@ export class StateAccess {
     await this.store.replace(new Map());
   }
 
+  /** A page of one resource's items, newest first, with their count and the store's bytes against its cap. */
+  async page(resource: Resource, offset: number, limit: number): Promise<ItemsPage> {
+    const state = await this.store.read();
+    const texts = [...(state.get(resource.name)?.values() ?? [])].reverse();
+    return { items: texts.slice(offset, offset + limit), total: texts.length, bytes: stateBytes(state), maxBytes: this.maxBytes };
+  }
+
+  /**
+   * Stores `text` as the item `id` of `resource`, checked as a state document's items are (its
+   * schema, its identity, which must be `id`): the violations, or none once stored.
+   */
+  async putItem(resource: Resource, id: string, text: string): Promise<string[]> {
+    const tree = exactTree(text);
+    if (tree instanceof Error) return [`/: ${tree.message}`];
+    const checked = checkItem(resource, tree);
+    if (Array.isArray(checked)) return checked;
+    if (checked.id !== id) return [`/${escapePointerToken(resource.idField)}: is ${checked.id}, but the path names the item ${id}`];
+    // Another process may create or delete the same item between the read and the change: read again.
+    for (let tries = 0; tries < RETRIES; tries++) {
+      const exists = (await this.store.read()).get(resource.name)?.has(id) ?? false;
+      const applied = await this.store.apply({ action: exists ? 'replace' : 'create', resource: resource.name, id, item: checked.text });
+      if (applied === 'applied') return [];
+      if (applied === 'full') return [`/: ${stateRefusals.bytesFull(this.maxBytes).message}`];
+    }
+    return [`/: ${serverRefusals.storeBusy(RETRIES).message}`];
+  }
+
+  /** Deletes the item `id` of `resource`; false when it held none. */
+  async deleteItem(resource: Resource, id: string): Promise<boolean> {
+    if (!(await this.store.read()).get(resource.name)?.has(id)) return false;
+    return (await this.store.apply({ action: 'delete', resource: resource.name, id, item: null })) === 'applied';
+  }
+
+  /** Puts one resource back to its first data (the list example's items and --seed-items), the others as they are. */
+  async reset(resource: Resource): Promise<void> {
+    const version = this.version.current;
+    const seed = seedState(version.compiled.operations, version.resources!, this.seedItems);
+    const state = new Map(await this.store.read());
+    state.set(resource.name, seed.get(resource.name) ?? new Map());
+    await this.store.replace(state);
+  }
+
   /** Writes a waiting --state-file change now (at shutdown). */
   flush(): void {
     this.stateFile?.flush();
   }
+}
+
+/** GET /__admin/resources/{name}/items: the items as their stored JSON text. */
+export interface ItemsPage {
+  items: string[];
+  total: number;
+  bytes: number;
+  maxBytes: number;
 }
 
 /** A shared store (Redis) that did not answer: the client may retry; the outage itself is logged once. */

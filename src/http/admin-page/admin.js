@@ -452,6 +452,87 @@ function warningGroup(kind, list, open) {
   return group;
 }
 
+// --- Stored items (stateful mode) ----------------------------------------------------------
+
+/** Items shown at once; older ones behind "Older". */
+const ITEMS_PAGE = 20;
+/** The resource shown, and where its page starts. */
+const stored = { resources: [], shown: null, offset: 0 };
+
+/** Shows the panel when stateful mode is on (GET resources answers 200), with a tab per resource. */
+async function loadStoredItems() {
+  const response = await api('resources');
+  if (!response.ok) return;
+  stored.resources = (await response.json()).resources;
+  if (stored.resources.length === 0) return;
+  $('stored-items').hidden = false;
+  stored.shown ??= stored.resources[0].name;
+  $('resource-tabs').replaceChildren(...stored.resources.map((resource) => element('button', {
+    type: 'button', className: resource.name === stored.shown ? 'tab current' : 'tab', title: resource.collection,
+    onclick: () => { stored.shown = resource.name; stored.offset = 0; loadStoredItems().catch(showError); },
+  }, resource.name)));
+  await drawItems();
+}
+
+function byteSize(bytes) {
+  if (bytes === null) return 'no cap';
+  return bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+async function drawItems() {
+  const resource = stored.resources.find((r) => r.name === stored.shown);
+  const page = await json(`resources/${encodeURIComponent(resource.name)}/items?offset=${stored.offset}&limit=${ITEMS_PAGE}`);
+  $('items-summary').textContent = `${count(page.total)} ${page.total === 1 ? 'item' : 'items'} in ${resource.collection}, newest first; the store holds ${byteSize(page.bytes)} of ${byteSize(page.maxBytes)}`;
+  $('items-newer').disabled = stored.offset === 0;
+  $('items-older').disabled = stored.offset + ITEMS_PAGE >= page.total;
+  $('items-empty').hidden = page.items.length > 0;
+  $('items').replaceChildren(...page.items.map((item) => itemView(resource, item)));
+}
+
+/** An item's row: its id and JSON, with Edit (checked by the stub before it is stored) and Delete. */
+function itemView(resource, item) {
+  const id = String(item[resource.idProperty]);
+  const text = JSON.stringify(item, null, 2);
+  const problem = element('p', { className: 'item-problem' });
+  problem.hidden = true;
+  const editor = element('textarea', { className: 'item-editor', spellcheck: 'false', 'aria-label': `item ${id} as JSON` });
+  editor.value = text;
+  editor.hidden = true;
+  const preview = element('code', { className: 'item-json' }, JSON.stringify(item));
+  const save = element('button', { type: 'button', onclick: () => saveItem(resource, id, editor.value, problem).catch(showError) }, 'Save');
+  const cancel = element('button', { type: 'button', onclick: () => drawItems().catch(showError) }, 'Cancel');
+  save.hidden = cancel.hidden = true;
+  const edit = element('button', { type: 'button', onclick: () => {
+    editor.hidden = save.hidden = cancel.hidden = false;
+    preview.hidden = edit.hidden = true;
+    editor.focus();
+  } }, 'Edit');
+  const remove = element('button', { type: 'button', className: 'danger', onclick: () => deleteItem(resource, id).catch(showError) }, 'Delete');
+  return element('li', { className: 'item', 'data-id': id },
+    element('div', { className: 'item-head' }, element('span', { className: 'item-id' }, id), preview, edit, save, cancel, remove),
+    editor, problem);
+}
+
+async function saveItem(resource, id, text, problem) {
+  const response = await api(`resources/${encodeURIComponent(resource.name)}/items/${encodeURIComponent(id)}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: text });
+  if (response.ok) return drawItems();
+  const refusal = await response.json();
+  problem.textContent = [refusal.detail, ...(refusal.violations ?? [])].join('\n');
+  problem.hidden = false;
+}
+
+async function deleteItem(resource, id) {
+  await api(`resources/${encodeURIComponent(resource.name)}/items/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await drawItems();
+}
+
+async function resetItems() {
+  const resource = stored.resources.find((r) => r.name === stored.shown);
+  await api(`resources/${encodeURIComponent(resource.name)}/reset`, { method: 'POST' });
+  stored.offset = 0;
+  await drawItems();
+}
+
 // --- Start -----------------------------------------------------------------------------------
 
 function showError(error) {
@@ -465,7 +546,7 @@ async function start() {
   try {
     const { requests } = await json('requests');
     addEntries(requests.slice(-MAX_KEPT));
-    await Promise.all([refreshOperations(), loadWarnings()]);
+    await Promise.all([refreshOperations(), loadWarnings(), loadStoredItems()]);
   } catch (error) {
     showError(error);
     if (error instanceof TokenNeeded) return setConnection('down', 'admin token needed');
@@ -481,6 +562,10 @@ $('token-form').addEventListener('submit', (event) => {
   start().catch(showError);
 });
 $('clear-journal').addEventListener('click', () => clearJournal().catch(showError));
+$('items-reset').addEventListener('click', () => resetItems().catch(showError));
+$('items-refresh').addEventListener('click', () => drawItems().catch(showError));
+$('items-newer').addEventListener('click', () => { stored.offset = Math.max(0, stored.offset - ITEMS_PAGE); drawItems().catch(showError); });
+$('items-older').addEventListener('click', () => { stored.offset += ITEMS_PAGE; drawItems().catch(showError); });
 $('operation-filter').addEventListener('input', applyFilter);
 $('exercised-only').addEventListener('change', applyFilter);
 // The filter outlives a reload of the page (per tab, like the token).
