@@ -134,6 +134,16 @@ describe.runIf(haveBrowser)('the admin page at /__admin/', { timeout: 30_000 }, 
     expect(await page.locator('#journal-rows tr.selected').count()).toBe(0);
   });
 
+  it('shows a row\'s query, and a faulted answer as its fault, not as the status never sent', async () => {
+    const { stub, page } = await openPage();
+    await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });
+    await request(`${stub.url}/plants?trace=on&tag=a%20b`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: 'Bearer t', 'x-mock-fault': 'reset' }, body: '{"id":1,"name":"Fern"}' }).catch(() => undefined);
+    const row = page.locator('#journal-rows tr.request', { has: page.locator('td.answer', { hasText: 'fault: reset' }) });
+    await row.waitFor({ timeout: 5_000 });
+    expect(await row.locator('td').allTextContents()).toEqual([expect.stringMatching(/^\d\d:\d\d:\d\d$/), 'POST', '/plants?trace=on&tag=a+b', 'reset', 'fault: reset', expect.stringMatching(/^\d+\.\d$/)]);
+    expect(await row.locator('td.fault').getAttribute('title')).toBe('the fault "reset": status 200 was never sent');
+  });
+
   it('says in the details what answered: echo, the refusal, a fault', async () => {
     const { stub, page } = await openPage();
     await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 5_000 });

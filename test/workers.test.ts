@@ -62,6 +62,33 @@ describe('the CLI with --workers 2 --port 0', () => {
     expect(workerPids(cli)).toHaveLength(2);
   });
 
+  it('streams every worker\'s requests to an admin page open on any one, each naming its worker', async () => {
+    const stream = await fetch(`${cli.url}/__admin/events`, { signal: AbortSignal.timeout(15_000) });
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes(': journal stream')) text += decoder.decode((await reader.read()).value, { stream: true });
+    // The primary hears that a page follows, and tells every worker to share: wait until a request
+    // answered by the other worker arrives too.
+    const ids = new Set<number>();
+    const instances = new Set<string>();
+    for (let round = 0; round < 40 && instances.size < 2; round++) {
+      await createPlant(cli.url, { id: 500 + round, name: 'Fern' }, fresh);
+      while (![...text.matchAll(/event: request\ndata: (.*)\n\n/g)].some(([, data]) => JSON.parse(data).body?.id === 500 + round)) {
+        const { value, done } = await Promise.race([reader.read(), new Promise<{ value: undefined; done: true }>((resolve) => setTimeout(() => resolve({ value: undefined, done: true }), 300))]);
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+      for (const [, data] of text.matchAll(/event: request\ndata: (.*)\n\n/g)) {
+        const entry = JSON.parse(data);
+        ids.add(entry.body?.id);
+        instances.add(entry.instance);
+      }
+    }
+    await reader.cancel();
+    expect([...instances].map((instance) => /^.+:(\d+)$/.exec(instance)?.[1]).map(Number).sort()).toEqual(workerPids(cli).sort());
+  });
+
   it('answers every request on the shared port with the same contract', async () => {
     const answers = await many(20, (i) => createPlant(cli.url, { id: i, name: `plant ${i}` }, fresh));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));

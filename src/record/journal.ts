@@ -63,6 +63,8 @@ export interface JournalEntry {
   unchecked?: string;
   durationMs: number;
   time: string;
+  /** With --workers or --state-store: the process that answered (`host:pid`). */
+  instance?: string;
 }
 
 export interface JournalFilter {
@@ -75,6 +77,9 @@ export class Journal {
   private readonly entries: Recorded[] = [];
   private start = 0;
   private readonly texts = new TextSlabs();
+
+  /** The process's name on each entry, when it is one of several serving as one (`host:pid`). */
+  instance: string | undefined;
 
   constructor(private readonly limit: number) {}
 
@@ -117,7 +122,7 @@ export class Journal {
   latest(secrets: Secrets = NO_SECRETS): JournalEntry | undefined {
     if (this.entries.length === 0) return undefined;
     const index = this.entries.length < this.limit ? this.entries.length - 1 : (this.start + this.limit - 1) % this.limit;
-    return describe(this.entries[index], secrets);
+    return describe(this.entries[index], secrets, this.instance);
   }
 
   /** Entries oldest first, optionally filtered, with credentials redacted. */
@@ -128,11 +133,11 @@ export class Journal {
         (filter.method === undefined || recorded.method === filter.method.toUpperCase()) &&
         (filter.path === undefined || readPath(recorded) === filter.path) &&
         (filter.status === undefined || recorded.status === filter.status))
-      .map((recorded) => describe(recorded, secrets));
+      .map((recorded) => describe(recorded, secrets, this.instance));
   }
 }
 
-function describe(recorded: Recorded, secrets: Secrets): JournalEntry {
+function describe(recorded: Recorded, secrets: Secrets, instance: string | undefined): JournalEntry {
   const { durationMs, time } = recorded;
   const { path, rawQuery, headers, body: requestBody, answer } = readTexts(recorded);
   const entry: JournalEntry = {
@@ -148,6 +153,7 @@ function describe(recorded: Recorded, secrets: Secrets): JournalEntry {
     durationMs: Math.round(durationMs * 1000) / 1000,
     time: new Date(time).toISOString(),
   };
+  if (instance !== undefined) entry.instance = instance;
   if (recorded.selfCheck.length > 0) entry.selfCheck = recorded.selfCheck;
   if (recorded.fault) entry.fault = recorded.fault;
   if (recorded.abandoned) entry.abandoned = true;

@@ -25,6 +25,8 @@ export class ClusterHub {
   /** The state file's text until a worker has checked it against the document and stored it. */
   private unchecked: string | null;
   private readonly links = new Map<number, ClusterLink>();
+  /** Workers whose journal is followed live (their admin page is open). */
+  private readonly followers = new Set<number>();
 
   constructor(private readonly options: HubOptions) {
     this.store = new LocalStateStore(() => this.file?.changed(), options.maxStateBytes);
@@ -34,7 +36,7 @@ export class ClusterHub {
 
   /** A new worker: its link (feed it the worker's messages with `receive`). */
   join(workerId: number, send: Send): ClusterLink {
-    const link = new ClusterLink(send, (op, arg) => this.answer(op, arg));
+    const link = new ClusterLink(send, (op, arg) => this.answerWorker(workerId, op, arg));
     this.links.set(workerId, link);
     return link;
   }
@@ -42,11 +44,34 @@ export class ClusterHub {
   leave(workerId: number): void {
     this.links.get(workerId)?.closed();
     this.links.delete(workerId);
+    if (this.followers.delete(workerId)) this.tellSharing();
   }
 
   /** Writes a waiting --state-file change now (at shutdown). */
   flush(): void {
     this.file?.flush();
+  }
+
+  /** The live journal's questions need to know who asks; every other question is the same from any worker. */
+  private answerWorker(workerId: number, op: Op, arg: unknown): unknown {
+    if (op === ToPrimary.following) {
+      const before = this.followers.size > 0;
+      if (arg === true) this.followers.add(workerId);
+      else this.followers.delete(workerId);
+      if (before !== this.followers.size > 0) this.tellSharing();
+      return this.followers.size > 0;
+    }
+    if (op === ToPrimary.liveEntry) {
+      // Relayed to the followers but the worker that recorded it (its page has it already); no one waits on it.
+      for (const follower of this.followers) if (follower !== workerId) this.links.get(follower)?.ask(ToWorker.liveEntry, arg).catch(() => {});
+      return true;
+    }
+    return this.answer(op, arg);
+  }
+
+  /** Tells every worker whether to hand over its entries: only while some journal is followed. */
+  private tellSharing(): void {
+    for (const link of this.links.values()) link.ask(ToWorker.share, this.followers.size > 0).catch(() => {});
   }
 
   private async answer(op: Op, arg: unknown): Promise<unknown> {

@@ -20,6 +20,10 @@ export const ToPrimary = {
   everywhere: 'everywhere',
   /** The whole server's metrics: every worker's added up, as text. */
   metrics: 'metrics',
+  /** Whether this worker's journal is followed live (its admin page is open); answered whether any worker's is. */
+  following: 'following',
+  /** A journal entry (JSON text) this worker recorded while some worker's journal is followed. */
+  liveEntry: 'live.entry',
 } as const;
 
 /** What the cluster primary asks each worker. */
@@ -30,6 +34,10 @@ export const ToWorker = {
   metricsJson: 'metrics.json',
   /** Make an admin change in this worker. */
   change: 'do',
+  /** Whether to hand the primary each entry recorded (some worker's journal is followed live). */
+  share: 'live.share',
+  /** Another worker's journal entry (JSON text), for this worker's live followers. */
+  liveEntry: 'live.relay',
 } as const;
 
 /** The op code of a question, as sent over the IPC channel. */

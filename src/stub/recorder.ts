@@ -32,6 +32,7 @@ export class Recorder {
   readonly drift = new Drift();
   private readonly listeners: AnsweredListener[] = [];
   private readonly watchers = new Set<JournalWatcher>();
+  private readonly followedListeners: Array<(followed: boolean) => void> = [];
 
   /**
    * Answers sent this event-loop turn whose records wait for the turn's end (`answeredSoon`), as
@@ -135,7 +136,25 @@ export class Recorder {
    */
   watchJournal(watcher: JournalWatcher): () => void {
     this.watchers.add(watcher);
-    return () => void this.watchers.delete(watcher);
+    if (this.watchers.size === 1) for (const listener of this.followedListeners) listener(true);
+    return () => {
+      if (this.watchers.delete(watcher) && this.watchers.size === 0) for (const listener of this.followedListeners) listener(false);
+    };
+  }
+
+  /** Hears when the journal gains its first live follower (true) and loses its last (false). */
+  onFollowed(listener: (followed: boolean) => void): void {
+    this.followedListeners.push(listener);
+  }
+
+  /** Whether anyone follows the journal live now. */
+  get followed(): boolean {
+    return this.watchers.size > 0;
+  }
+
+  /** An entry another process of the same server recorded, for this process's live followers. */
+  relay(entry: JournalEntry): void {
+    for (const watcher of this.watchers) watcher.entry(entry);
   }
 
   /** Ends every live journal stream, so open pages never hold a shutdown up. */

@@ -22,6 +22,8 @@ const KEYS = {
   sticky: `${PREFIX}sticky`,
   changes: `${PREFIX}admin-changes`,
   acks: `${PREFIX}admin-acks`,
+  /** Each journal entry as it is recorded, for the admin pages of every instance. */
+  live: `${PREFIX}journal-live`,
 };
 /** How long an admin change waits for every instance to acknowledge it. */
 const ACK_TIMEOUT_MS = 2_000;
@@ -38,6 +40,10 @@ export interface RedisWholeOptions {
   maxStateBytes: number;
   /** Makes an admin change in this instance (the sticky scenario, a reset, a reload). */
   changeHere: (change: AdminChange) => Promise<boolean>;
+  /** Hears each journal entry another instance records (JSON text), for this instance's live followers. */
+  liveEntry?: (entry: JournalEntry) => void;
+  /** Whether anyone here follows the journal live: entries from elsewhere are read only then. */
+  followed?: () => boolean;
   warn: (line: string) => void;
 }
 
@@ -67,7 +73,7 @@ export class RedisWhole implements WholeServer {
     listener.on('error', () => {}); // outages are reported once, through the main connection
     try {
       await Promise.all([redis.connect(), listener.connect()]);
-      await listener.subscribe(KEYS.changes, KEYS.acks);
+      await listener.subscribe(KEYS.changes, KEYS.acks, KEYS.live);
     } catch (error) {
       redis.disconnect();
       listener.disconnect();
@@ -105,8 +111,10 @@ export class RedisWhole implements WholeServer {
   record(entry: JournalEntry | undefined, response: EngineResponse): void {
     const batch = this.redis.pipeline();
     if (entry) {
-      batch.rpush(KEYS.journal, stringifyExact(entry, true));
+      const text = stringifyExact(entry, true);
+      batch.rpush(KEYS.journal, text);
       batch.ltrim(KEYS.journal, -this.options.journalLimit, -1);
+      batch.publish(KEYS.live, text);
     }
     // The same rule as the in-process coverage (record/coverage.ts): what was delivered, what served it.
     const { operation } = response;
@@ -159,6 +167,13 @@ export class RedisWhole implements WholeServer {
 
   /** A change published by any instance (this one included): made here, then acknowledged. */
   private async received(channel: string, message: string): Promise<void> {
+    if (channel === KEYS.live) {
+      // Every instance's entries, its own included (its followers have those already).
+      if (!this.options.followed?.()) return;
+      const entry = journalEntry(message);
+      if (entry) this.options.liveEntry?.(entry);
+      return;
+    }
     if (channel === KEYS.acks) {
       const ack = readMessage('ack', message);
       const waiter = ack && this.waiting.get(ack.id);

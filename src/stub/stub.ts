@@ -2,17 +2,18 @@
 // served version of spec and fixtures (served-version.ts, reloading included), stateful mode's
 // store (state-access.ts), recording after each answer (recorder.ts), the admin API's façade
 // (admin-facade.ts) and, for --workers or --state-store, the whole server the process belongs to.
+import { hostname } from 'node:os';
 import { resourcesSummary } from './resources-report.js';
 import { DEFAULTS, type ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
-import type { JournalFilter } from '../record/journal.js';
+import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { handleRequest } from '../engine/pipeline.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { Outbound } from '../outbound/outbound.js';
 import { isLoopbackName } from '../common/loopback.js';
-import { ToWorker, type ClusterLink, type Op } from './cluster-link.js';
+import { ToPrimary, ToWorker, type ClusterLink, type Op } from './cluster-link.js';
 import { ClusterWhole } from './cluster-whole.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 import { ServedVersion } from './served-version.js';
@@ -90,8 +91,17 @@ export class Stub {
     if (options.stateStore !== undefined) {
       // The Redis client takes a while to load (0.1 s and more): only a stub that uses it pays.
       const { RedisWhole } = await import('./redis-whole.js');
-      const redis = await RedisWhole.connect({ url: options.stateStore, journalLimit: options.journalLimit, maxStateBytes: options.maxStateBytes, changeHere: (change) => stub.admin.changeHere(change), warn });
+      const instance = instanceName();
+      const redis = await RedisWhole.connect({
+        url: options.stateStore, journalLimit: options.journalLimit, maxStateBytes: options.maxStateBytes, changeHere: (change) => stub.admin.changeHere(change), warn,
+        // The admin page of any instance follows every instance's requests.
+        followed: () => stub.recorder.followed,
+        liveEntry: (entry) => {
+          if (entry.instance !== instance) stub.recorder.relay(entry);
+        },
+      });
       stub.whole = redis;
+      stub.recorder.journal.instance = instance;
       // Other instances read the journal and coverage from Redis as soon as a client has its answer.
       stub.recorder.recordsMayWait = false;
       // The whole server's journal and coverage live in Redis: each answer is added there too.
@@ -100,7 +110,9 @@ export class Stub {
       if (sticky !== null) stub.version.useScenario(sticky);
     } else if (link) {
       stub.whole = new ClusterWhole(link);
+      stub.recorder.journal.instance = instanceName();
       link.answerWith((op, arg) => stub.answerPrimary(op, arg));
+      stub.shareLiveEntries(link);
     }
     if (options.stateful) stub.state = await StateAccess.open(options, stub.version, stub.whole, warn);
     const { webhooks } = stub.version.current.compiled;
@@ -125,6 +137,25 @@ export class Stub {
     return decide(this.version.current, request, this.proxy!.refuseInvalid);
   }
 
+  /** With --workers: whether to hand the primary each entry recorded, for other workers' open admin pages. */
+  private sharing = false;
+
+  /**
+   * With --workers, every worker's admin page follows the whole server's requests: a worker tells
+   * the primary when its journal gains or loses its live followers, and while any worker has
+   * some, each worker hands the primary every entry it records, to be relayed to them.
+   */
+  private shareLiveEntries(link: ClusterLink): void {
+    const ask = (op: Op, arg: unknown) => link.ask(op, arg).catch(() => undefined);
+    this.recorder.onFollowed((followed) => void ask(ToPrimary.following, followed).then((sharing) => (this.sharing = sharing === true)));
+    void ask(ToPrimary.following, false).then((sharing) => (this.sharing = sharing === true));
+    this.recorder.onAnswered(() => {
+      if (!this.sharing) return;
+      const entry = this.recorder.latestEntry();
+      if (entry) void ask(ToPrimary.liveEntry, stringifyExact(entry, true));
+    });
+  }
+
   /** Answers the cluster primary's questions to this worker (its part of the journal and coverage, an admin change). */
   private answerPrimary(op: Op, arg: unknown): unknown {
     this.recorder.settle(); // answers of this turn still waiting for their records
@@ -139,6 +170,12 @@ export class Stub {
         return this.metrics.json() satisfies Promise<MetricsJson>;
       case ToWorker.change:
         return this.admin.changeHere(arg as AdminChange);
+      case ToWorker.share:
+        this.sharing = arg === true;
+        return true;
+      case ToWorker.liveEntry:
+        this.recorder.relay(JSON.parse(arg as string) as JournalEntry);
+        return true;
       default:
         throw new Error(`unknown question ${op}`);
     }
@@ -168,4 +205,17 @@ export class Stub {
     this.outbound.close();
     this.proxy?.close();
   }
+}
+
+/** Stubs of a server of several started in this process so far (tests start more than one). */
+let started = 0;
+
+/**
+ * How an instance names itself in the journal of a server of several: `host:pid` (the host tells
+ * a fleet's machines apart, the pid the workers of one), `host:pid/2` for a second one in the same
+ * process.
+ */
+function instanceName(): string {
+  started++;
+  return `${hostname()}:${process.pid}${started > 1 ? `/${started}` : ''}`;
 }

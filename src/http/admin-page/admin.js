@@ -245,15 +245,36 @@ function answeredBy(entry) {
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 
+/** The path with its query as the client sent it (`/plants?limit=2`). */
+function target(entry) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(entry.query ?? {})) for (const one of [].concat(value)) query.append(name, one);
+  const text = query.toString();
+  return text ? `${entry.path}?${text}` : entry.path;
+}
+
+/** Milliseconds to read at a glance, never cut: one decimal below a second, whole ones above. */
+function duration(ms) {
+  return ms < 1000 ? ms.toFixed(1) : Math.round(ms).toLocaleString('en-US');
+}
+
+/** The status column: the status sent, or what was sent instead (a fault, nothing at all). */
+function statusCell(entry) {
+  if (entry.fault) return element('td', { className: 'fault', title: `the fault "${entry.fault}": status ${entry.status} was never sent` }, entry.fault);
+  if (entry.abandoned) return element('td', { className: 'fault', title: `the client left: status ${entry.status} was never sent` }, 'left');
+  return element('td', { className: `s${String(entry.status)[0]}` }, String(entry.status));
+}
+
 function rowView(entry) {
   const answer = answerText(entry);
+  const path = target(entry);
   const row = element('tr', { className: 'request', onclick: () => toggleDetails(entry, row) },
-    element('td', { title: entry.time }, timeFormat.format(new Date(entry.time))),
+    element('td', { title: entry.instance ? `${entry.time} on ${entry.instance}` : entry.time }, timeFormat.format(new Date(entry.time))),
     element('td', { className: 'method' }, entry.method),
-    element('td', { className: 'path', title: entry.path }, entry.path),
-    element('td', { className: entry.fault ? 'fault' : `s${String(entry.status)[0]}` }, String(entry.status)),
-    element('td', { className: 'answer', title: answer }, answer),
-    element('td', { className: 'num' }, entry.durationMs.toFixed(1)));
+    element('td', { className: 'path', title: path }, path),
+    statusCell(entry),
+    element('td', { className: 'answer', title: entry.instance ? `${answer} (on ${entry.instance})` : answer }, answer, entry.instance ? element('span', { className: 'instance' }, ` · ${entry.instance}`) : null),
+    element('td', { className: 'num', title: `${entry.durationMs} ms` }, duration(entry.durationMs)));
   return row;
 }
 
