@@ -2,7 +2,8 @@
 // playwright-core), on a stateful stub: a tab per resource, the items newest first with the
 // store's bytes, an item edited in place (a refusal shows the stub's words and stores nothing, a
 // valid edit is what the API answers next), one deleted, the resource reset to its first data.
-// The screenshot in docs/admin-api.md is taken here, so the docs show the page as it is.
+// The screenshot in docs/admin-api.md is taken here, so the docs show the page as it is (written
+// only when the page looks different: helpers/screenshot.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './helpers/http.js';
 import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
 import { documentHead, pathParameters } from './helpers/company-shapes.js';
+import { keepScreenshot } from './helpers/screenshot.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveBrowser = existsSync(CHROMIUM);
@@ -84,7 +86,7 @@ describe.runIf(haveBrowser)('the stored items on the admin page', { timeout: 30_
     expect(await page.$$eval('#resource-tabs .tab', (tabs) => tabs.map((tab) => tab.textContent))).toEqual(['customers', 'orders']);
     expect(await shownIds()).toEqual(['5', '4', '3', '2', '1']);
     expect(await page.textContent('#items-summary')).toMatch(/^5 items in \/customers, newest first; the store holds \d+ B of 32\.0 MiB$/);
-    await page.screenshot({ path: SCREENSHOT, clip: { x: 0, y: 0, width: 1280, height: 420 } });
+    keepScreenshot(SCREENSHOT, await page.screenshot({ clip: { x: 0, y: 0, width: 1280, height: 420 } }));
   });
 
   it('shows the stub\'s refusal for an edit that breaks the schema, and stores a valid one', async () => {
