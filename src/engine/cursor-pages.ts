@@ -13,6 +13,7 @@ import type { BuiltResponse } from './engine-types.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import { checkBody } from './check-body.js';
 import { STATELESS_PAGES } from './links-on-stub.js';
+import { escapedPath } from '../common/uri-path.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -51,7 +52,7 @@ export function cursorPages(paging: CursorPaging | null, answer: BuiltResponse, 
   if (paging === null || request.method !== 'GET' || answer.status < 200 || answer.status > 299 || !answer.plan?.json || answer.choiceKind === 'scenario') return answer;
   if (!isObject(answer.body) || (answer.bodyViolations !== null && answer.bodyViolations.length > 0)) return answer;
   const next = answer.next !== undefined ? answer.next : statelessNext(paging, query, answer.body);
-  const pathAndQuery = next === null || paging.param === null ? null : `${request.path}?${withCursor(query, paging.param, next)}`;
+  const pathAndQuery = next === null || paging.param === null ? null : `${escapedPath(request.path)}?${withCursor(query, paging.param, next)}`;
   const link = pathAndQuery === null || stubBase === null ? null : stubBase + pathAndQuery;
   // The answer as built, whose body may still hold the builder's own objects: copied before a change.
   const body = { ...answer.body };

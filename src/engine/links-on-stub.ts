@@ -10,6 +10,7 @@ import type { PlainRequest } from '../common/plain-http.js';
 import type { BuiltResponse } from './engine-types.js';
 import { checkBody } from './check-body.js';
 import { escapePointerToken } from '../common/json-pointer.js';
+import { escapedPath } from '../common/uri-path.js';
 
 /** How many pages a paginated list has in the stateless mode. */
 export const STATELESS_PAGES = 3;
@@ -111,7 +112,7 @@ function pageLinks(origin: string, path: string, query: URLSearchParams, pages: 
   const to = (n: number) => {
     const params = new URLSearchParams(query);
     params.set('page', String(n));
-    return `<${origin}${path}?${params.toString()}>`;
+    return `<${origin}${escapedPath(path)}?${params.toString()}>`;
   };
   const links: string[] = [];
   if (page < pages) links.push(`${to(page + 1)}; rel="next"`, `${to(pages)}; rel="last"`);

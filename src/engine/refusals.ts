@@ -97,5 +97,8 @@ export const serverRefusals = {
   tooComplex: (pointer: string): Refusal =>
     refuse(500, `the schema at ${pointer} asks for data too large to build`, { ownAnswer: true, name: 'tooComplex' }),
   /** --proxy: the stub's own 502 or 504 for the real API's answer (the API documents neither). */
+  /** --proxy: a path whose `..` segments would leave the target's base path is never forwarded. */
+  outsideProxyTarget: (path: string, base: string): Refusal =>
+    refuse(400, `plant-store-stub (proxy): ${path} climbs out of ${base} with its dot segments (.., %2e%2e); only paths under it are forwarded`, { ownAnswer: true }),
   gateway: (status: number, detail: string): Refusal => refuse(status, `plant-store-stub (proxy): ${detail}`, { ownAnswer: true }),
 };

@@ -3,6 +3,7 @@
 // headers, the body bytes (bounded), a multipart body split into its parts.
 import type { FormPart, PlainRequest } from '../common/plain-http.js';
 import type { BaseUrl } from './fetch-options.js';
+import { readCapped } from '../common/read-capped.js';
 
 /** Where a request goes, read from its URL alone (its body is not touched). */
 export interface Target {
@@ -23,7 +24,7 @@ export async function toPlainRequest(request: Request, { path, rawQuery }: Targe
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const { body, exceeded } = await readBody(request, maxBodyBytes);
+  const { bytes: body, exceeded } = await readCapped(request.body, maxBodyBytes);
   const plainRequest: PlainRequest = { method: request.method, path, rawQuery, mountPath, headers, body };
   if (exceeded) plainRequest.bodyLimitExceeded = maxBodyBytes;
   else if (body.length > 0 && /^\s*multipart\/form-data\s*(;|$)/i.test(headers['content-type'] ?? '')) plainRequest.multipart = await readParts(body, headers['content-type']);
@@ -36,38 +37,6 @@ function pathUnder(url: URL, base: BaseUrl): string | null {
   if (base.path === '') return url.pathname;
   if (url.pathname === base.path) return '/';
   return url.pathname.startsWith(base.path + '/') ? url.pathname.slice(base.path.length) : null;
-}
-
-const EMPTY = new Uint8Array(0);
-
-/** The body's bytes, at most `limit` of them: the rest of a larger body is never read (413). */
-async function readBody(request: Request, limit: number): Promise<{ body: Uint8Array; exceeded: boolean }> {
-  if (request.body === null) return { body: EMPTY, exceeded: false };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel();
-      return { body: concat(chunks, size - value.length), exceeded: true };
-    }
-    chunks.push(value);
-  }
-  return { body: concat(chunks, size), exceeded: false };
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
 }
 
 /** Parts beyond this are refused, as the server's busboy limit does. */

@@ -30,7 +30,10 @@ export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: Proxy
   const { upstream } = proxy;
   const decision = stub.decideProxy(request);
   if (decision.kind === 'mock') return exits.mock();
-  const target = upstream.urlFor(decision.kind === 'forward' ? decision.path : request.path);
+  const forwardedPath = decision.kind === 'forward' ? decision.path : request.path;
+  const confined = upstream.urlFor(forwardedPath);
+  if (confined === null) return exits.send(refusalResponse(serverRefusals.outsideProxyTarget(forwardedPath, upstream.target.pathname), null));
+  const target = confined;
   const note = (outcome: string, more: Partial<ProxyNote> = {}): ProxyNote => ({
     outcome, target, documented: decision.kind === 'refuse' || decision.operation !== null, responseViolations: [], undeclared: [], ...more,
   });

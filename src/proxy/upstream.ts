@@ -28,9 +28,16 @@ export class Upstream {
     this.basePath = target.pathname.replace(/\/+$/, '');
   }
 
-  /** The URL a request path goes to, without its query (the query may carry credentials; this is what the journal shows). */
-  urlFor(path: string): string {
-    return `${this.target.origin}${this.basePath}${path}`;
+  /**
+   * The URL a request path goes to, without its query (the query may carry credentials; this is
+   * what the journal shows); null when its dot segments (`..`, `%2e%2e`, `\..`) would climb out of
+   * the target's base path: a client of `--proxy http://host/base/api` reaches `/base/api/…` only.
+   */
+  urlFor(path: string): string | null {
+    // Resolved as the request would be (WHATWG URL rules, as node:http applies them), then checked.
+    const resolved = new URL(`${this.target.origin}${this.basePath}${path.startsWith('/') ? '' : '/'}${path}`);
+    const inside = this.basePath === '' || resolved.pathname === this.basePath || resolved.pathname.startsWith(`${this.basePath}/`);
+    return inside ? `${resolved.origin}${resolved.pathname}` : null;
   }
 
   /** Resolves once the answer's headers arrived (its body is left to stream) or the exchange failed. */
@@ -45,7 +52,9 @@ export class Upstream {
       };
       let outgoing: ReturnType<typeof httpRequest>;
       try {
-        outgoing = this.send(`${this.urlFor(path)}${rawQuery === '' ? '' : `?${rawQuery}`}`, { method, headers, agent: this.agent });
+        const url = this.urlFor(path);
+        if (url === null) return resolve({ kind: 'broken', reason: `was not sent ${path}: it climbs out of the target's path` });
+        outgoing = this.send(`${url}${rawQuery === '' ? '' : `?${rawQuery}`}`, { method, headers, agent: this.agent });
       } catch (error) {
         // Node refuses to send what it would not have parsed (a method or header it finds invalid).
         return resolve({ kind: 'broken', reason: `could not be sent the request (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
