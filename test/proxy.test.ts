@@ -275,7 +275,8 @@ describe('headers across the proxy (RFC 9110 §7.6)', () => {
     const response = await new Promise<{ status: number; headers: IncomingHttpHeaders }>((resolve, reject) => {
       const req = httpRequest(`${stub.url}/plants`, {
         method: 'POST',
-        headers: { ...JSON_HEADERS, authorization: 'Bearer real-secret', connection: 'keep-alive, x-hop', 'x-hop': 'dropped', 'keep-alive': 'timeout=5', te: 'trailers', prefer: 'return=minimal', 'x-api-trace': 'kept' },
+        // A client's own X-Forwarded-Proto and -Host are its claims: the stub sets what it saw.
+        headers: { ...JSON_HEADERS, authorization: 'Bearer real-secret', connection: 'keep-alive, x-hop', 'x-hop': 'dropped', 'keep-alive': 'timeout=5', te: 'trailers', prefer: 'return=minimal', 'x-api-trace': 'kept', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'bank.example' },
       }, (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));

@@ -143,6 +143,12 @@ function positionFromLossless(text: string): RegExpExecArray | null {
   return null;
 }
 
+/** An integer's text as a tree's number: a plain number where it is exact, else a LosslessNumber keeping every digit. */
+export function exactIntegerValue(text: string): number | LosslessNumber {
+  const number = Number(text);
+  return Number.isSafeInteger(number) && String(number) === text ? number : new LosslessNumber(text);
+}
+
 /** A JSON object of a tree that may hold LosslessNumber leaves (which are objects too, but numbers). */
 export function isExactObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !isLosslessNumber(value);

@@ -8,7 +8,7 @@ import { defaultExampleName } from './example-or-generated.js';
 import { redrawId, uuidFrom } from '../generate/id-values.js';
 import { fnv1a } from '../generate/seeded-random.js';
 import { documentedResponse } from '../openapi/documented-response.js';
-import { identityOf, isExactObject, parseExactJson, stringifyExact } from '../common/exact-json.js';
+import { exactIntegerValue, identityOf, isExactObject, parseExactJson, stringifyExact } from '../common/exact-json.js';
 import type { ExactJson } from '../common/plain-http.js';
 import type { BuiltResponse, Choice, Refusal, StateChange, StoredState } from './engine-types.js';
 import { stateRefusals } from './refusals.js';
@@ -70,6 +70,8 @@ export function answerFromState(
       item[resource.idField] = assigned;
       id = String(assigned);
     }
+    // An id no path can name (empty, blanks) would be listed and never read, updated or deleted.
+    if (id.trim() === '') return stateRefusals.unnameable(resource.idField, id, resource.itemPath, documentedResponse(operation.responses, 400) !== null);
     if (items.has(id)) return duplicate(operation, resource.name, resource.idField, id);
     if (items.size >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
     addServerFields(operation, resource, action.envelope, item, id);
@@ -138,9 +140,9 @@ function placeInScope(resource: Resource, item: Record<string, unknown>, pathPar
   for (const { param, field, integer } of resource.scope) item[field] = pathValue(pathParams[param], integer);
 }
 
-/** A path's text as the property holds it: a number where the property is an integer and the text one. */
-function pathValue(text: string, integer: boolean): string | number {
-  return integer && /^-?(0|[1-9]\d{0,14})$/.test(text) ? Number(text) : text;
+/** A path's text as the property holds it: a number where the property is an integer and the text one, every digit kept (int64 ids). */
+function pathValue(text: string, integer: boolean): unknown {
+  return integer && /^-?(0|[1-9]\d{0,399})$/.test(text) ? exactIntegerValue(text) : text;
 }
 
 /** The item a PUT to a new id creates, its id the path's (a number where the resource's ids are integers). */

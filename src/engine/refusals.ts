@@ -71,6 +71,9 @@ export const stateRefusals = {
   bytesFull: (max: number): Refusal =>
     selectionError(`the stored items would take more than ${max} bytes, the most the stub keeps (--max-state); delete some (or DELETE /__admin/state), or start it with a larger --max-state`),
   /** `documented`: the API documents this status, so it answers in its own shape. */
+  /** `documented`: the API documents a 400, so it answers in its own shape. */
+  unnameable: (idField: string, id: string, itemPath: string, documented: boolean): Refusal =>
+    refuse(400, `/${idField}: ${JSON.stringify(id)} cannot name an item: it could never be read, changed or deleted at ${itemPath}; send an id with a character other than blanks, or none for the stub to assign one`, { ownAnswer: !documented }),
   itemExists: (resource: string, idField: string, id: string, status: 400 | 409, documented: boolean): Refusal =>
     refuse(status, `${resource}: an item with ${idField} ${id} already exists`, { ownAnswer: !documented }),
   noItem: (resource: string, idParam: string, id: string, documented: boolean): Refusal =>

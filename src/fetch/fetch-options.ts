@@ -40,6 +40,8 @@ export interface FetchHandlerOptions extends CompatOptions {
   delayMs?: number;
   /** Largest request body in bytes; larger is 413 (as `--max-body`). Default 1 MiB. */
   maxBodyBytes?: number;
+  /** Stateful mode: the most bytes of JSON the stored items may take, as the server's --max-state (default 32 MiB); a create past it is answered 422 and not stored. */
+  maxStateBytes?: number;
   /** Journal entries kept (newest). Default 1000. */
   journalLimit?: number;
   /** Refuse a document with any warning (as `--strict`). Default false. */
@@ -61,6 +63,7 @@ export interface ResolvedFetchOptions {
   tokens: string[];
   delayMs: number;
   maxBodyBytes: number;
+  maxStateBytes: number;
   journalLimit: number;
   strict: boolean;
   log: ((line: string) => void) | null;
@@ -95,6 +98,7 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
     tokens: options.tokens ?? [],
     delayMs: options.delayMs ?? DEFAULTS.delayMs,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    maxStateBytes: options.maxStateBytes ?? DEFAULTS.maxStateBytes,
     journalLimit: options.journalLimit ?? DEFAULTS.journalLimit,
     strict: options.strict ?? DEFAULTS.strict,
     log: options.log ?? null,
@@ -106,6 +110,7 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
   if (resolved.seedItems > 0 && !resolved.stateful) throw new ConfigError('seedItems', 'fills stateful mode\'s store, and stateful mode is off (stateful: false); leave one of them out');
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
+  wholeNumber('maxStateBytes', resolved.maxStateBytes, 1, 16 * 1024 ** 3);
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);
   if (!Array.isArray(resolved.tokens) || resolved.tokens.some((token) => typeof token !== 'string' || token.trim() === '' || /\s/.test(token))) {
     throw new ConfigError('tokens', 'each token must be a non-empty string without spaces');

@@ -19,7 +19,7 @@ import { parseYamlFile } from '../config/parse-yaml.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { seedState } from '../engine/seed-state.js';
-import { serverRefusals } from '../engine/refusals.js';
+import { serverRefusals, stateRefusals } from '../engine/refusals.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { Recorder } from '../stub/recorder.js';
 import { ServedState } from '../stub/served-state.js';
@@ -60,7 +60,8 @@ export class InMemoryStub {
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
     const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
     const state: EngineState = { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null, defaultDelayMs: options.delayMs, resources };
-    const store = resources ? new LocalStateStore() : null;
+    // Capped as the server's store is: a page's memory is no less finite than a server's.
+    const store = resources ? new LocalStateStore(() => {}, options.maxStateBytes) : null;
     // Stateful mode starts with the list examples' items and `seedItems` generated ones, as the server's does.
     store?.seed(seedState(compiled.operations, resources!, options.seedItems));
     return new InMemoryStub(options, state, store);
@@ -77,7 +78,11 @@ export class InMemoryStub {
       const state = this.version.current;
       if (this.store === null) return handleRequest(state, request);
       const response = handleRequest(state, request, this.store.read());
-      if (response.stateChange) this.store.apply(response.stateChange);
+      if (!response.stateChange) return response;
+      // The store's verdict decides the answer, as on the server: a change not stored is never answered as stored.
+      const applied = this.store.apply(response.stateChange);
+      if (applied === 'full') return refusalResponse(stateRefusals.bytesFull(this.options.maxStateBytes), null);
+      if (applied === 'conflict') return refusalResponse(serverRefusals.storeBusy(1), null);
       return response;
     } catch (error) {
       return this.internalError(request, error);

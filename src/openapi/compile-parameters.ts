@@ -109,11 +109,16 @@ export function compileParameters(
       const exact: Record<string, unknown> = {};
       let notJson: string[] | null = null;
       let repeated: Array<{ at: string; times: number }> | null = null;
+      // Integers a double would round (int64 ids) are checked by their text: 9223372036854775807 is an int64.
+      let rawNumbers: Map<string, string> | null = null;
       for (const parameter of check.parameters) {
         const value = parameter.read(sources);
         if (value === undefined) continue;
         if (parameter.once && Array.isArray(value)) (repeated ??= []).push({ at: `/${check.location}/${escapePointerToken(parameter.name)}`, times: value.length });
-        if (parameter.decode === 'coerce') coerced[parameter.name] = value;
+        if (parameter.decode === 'coerce') {
+          coerced[parameter.name] = value;
+          if (typeof value === 'string' && /^-?\d{16,}$/.test(value)) (rawNumbers ??= new Map()).set(`/${escapePointerToken(parameter.name)}`, value);
+        }
         else if (parameter.decode === 'exact') exact[parameter.name] = coerceText(value, parameter.types);
         else {
           const parsed = parseJson(value);
@@ -121,7 +126,7 @@ export function compileParameters(
           else (notJson ??= []).push(`/${check.location}/${escapePointerToken(parameter.name)}`);
         }
       }
-      if (check.coerced) for (const violation of check.coerced(coerced)) violations.push(violation);
+      if (check.coerced) for (const violation of check.coerced(coerced, rawNumbers ?? undefined)) violations.push(violation);
       if (notJson) for (const at of notJson) violations.push(`${at}: must be JSON text`);
       if (check.exact) {
         // A value that is not JSON was sent: it is not also "required".

@@ -21,8 +21,10 @@ export function upstreamHeaders(headers: IncomingHttpHeaders, target: URL, clien
   sent.host = target.host;
   sent.via = appended(headers.via, VIA);
   if (clientAddress !== undefined) sent['x-forwarded-for'] = appended(headers['x-forwarded-for'], clientAddress);
-  sent['x-forwarded-proto'] = typeof headers['x-forwarded-proto'] === 'string' ? headers['x-forwarded-proto'] : 'http';
-  if (typeof headers.host === 'string') sent['x-forwarded-host'] = typeof headers['x-forwarded-host'] === 'string' ? headers['x-forwarded-host'] : headers.host;
+  // What this hop saw, never what the client claims: the stub serves plain HTTP, at the Host it was asked for.
+  sent['x-forwarded-proto'] = 'http';
+  if (typeof headers.host === 'string') sent['x-forwarded-host'] = headers.host;
+  else delete sent['x-forwarded-host'];
   return sent;
 }
 
