@@ -218,3 +218,47 @@ describe('links built from a hostile path', () => {
     expect(JSON.parse(answer.body).next_page_uri).toMatch(/^\/Accounts\/a%22b%3Cc%3E\/Messages\.json\?PageToken=/);
   });
 });
+
+describe('--proxy when the upstream stalls or the client leaves', () => {
+  let stalls: Awaited<ReturnType<typeof listen>>;
+  /** Each request the upstream received, and whether its connection has been closed since. */
+  let received: Array<{ closed: boolean }> = [];
+  let stub: RunningStub;
+  beforeAll(async () => {
+    stalls = await listen((req, res) => {
+      const seen = { closed: false };
+      received.push(seen);
+      req.socket.once('close', () => (seen.closed = true));
+      // The head and half a JSON body, then nothing; or (for /plants?silent) not even the head.
+      if (req.url?.includes('silent')) return;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '40' });
+      res.write('{"name":"Fern","tag":"');
+    });
+    stub = await startStub({ spec: 'openapi.yaml', fixtures: 'fixtures', port: 0, watch: false, log: () => {}, proxy: stalls.url, proxyTimeoutMs: 500 });
+  });
+  afterAll(async () => {
+    await stub?.close();
+    stalls?.server.closeAllConnections();
+    stalls?.server.close();
+  });
+
+  it('a body held back for checking that stops arriving is a 504 within --proxy-timeout, not a client held for ever', async () => {
+    const started = performance.now();
+    const answer = await fetch(`${stub.url}/plants`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"id":1,"name":"Fern"}', signal: AbortSignal.timeout(10_000) });
+    expect([answer.status, answer.headers.get('content-type')]).toEqual([504, 'application/problem+json']);
+    expect((await answer.json()).detail).toMatch(/sent its answer's head and then nothing for 500 ms \(--proxy-timeout\)$/);
+    expect(performance.now() - started).toBeLessThan(8_000);
+    expect(stub.requests().at(-1)).toMatchObject({ status: 504, proxy: 'timeout' });
+  });
+
+  it('cancels the request to the upstream when its client leaves before the answer\'s head', async () => {
+    received = [];
+    const clients = Array.from({ length: 20 }, () => fetch(`${stub.url}/plants?silent`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"id":1,"name":"Fern"}', signal: AbortSignal.timeout(300),
+    }).catch(() => null));
+    await Promise.all(clients);
+    // Every upstream connection the clients started is closed soon after they left, none left streaming.
+    await expect.poll(() => [received.length, received.filter((seen) => seen.closed).length], { timeout: 5_000 }).toEqual([20, 20]);
+    await expect.poll(() => stub.requests().filter((entry) => entry.abandoned).length).toBe(20);
+  });
+});

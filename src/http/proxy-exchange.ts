@@ -40,8 +40,16 @@ export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: Proxy
   if (decision.kind === 'refuse') return exits.send({ ...decision.response, proxy: note('refused') });
   const { operation, violations } = decision;
   const headers = upstreamHeaders(req.headers, upstream.target, req.socket.remoteAddress, request.body);
-  void upstream.request(request.method, decision.path, request.rawQuery, headers, request.body).then((result) => {
+  // Watched from the start: a client that leaves while the upstream thinks cancels the request to it.
+  const left = new AbortController();
+  exchange.res.once('close', () => {
+    if (!exchange.res.writableFinished) left.abort();
+  });
+  void upstream.request(request.method, decision.path, request.rawQuery, headers, request.body, left.signal).then((result) => {
     switch (result.kind) {
+      case 'abandoned':
+        // 499: no status was ever sent (nginx's code for a client that closed its request first).
+        return exchange.stub.recorder.answered(request, recorded(499, operation, null, violations, note('abandoned'), true), performance.now() - exchange.started);
       case 'unreachable':
         return exits.mock(note(`fallback (upstream unreachable: ${result.code})`));
       case 'timeout':
@@ -55,7 +63,7 @@ export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: Proxy
           result.response.resume();
           return exits.mock(note(`fallback (upstream ${status})`, { upstreamStatus: status }));
         }
-        return relay(exchange, result.response, decision, note('forwarded', { upstreamStatus: status }), exits, proxy.recorder);
+        return relay(exchange, result.response, decision, note('forwarded', { upstreamStatus: status }), exits, proxy.recorder, left.signal, upstream.timeoutMs);
       }
     }
   }).catch((error: unknown) => {
@@ -72,7 +80,11 @@ function gatewayProblem(status: number, detail: string, operation: CompiledOpera
   return { ...response, violations, proxy: note };
 }
 
-function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<ProxyDecision, { kind: 'forward' }>, note: ProxyNote, exits: ProxyExits, recorder: FixtureRecorder | null): void {
+/**
+ * `left`: the client has gone (the upstream's answer is then cut off, whenever that happens);
+ * `idleMs`: how long a body held back for checking may go without a byte before the client gets a 504.
+ */
+function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<ProxyDecision, { kind: 'forward' }>, note: ProxyNote, exits: ProxyExits, recorder: FixtureRecorder | null, left: AbortSignal, idleMs: number): void {
   const { req, res } = exchange;
   const { operation, violations } = forward;
   const status = answer.statusCode!;
@@ -86,12 +98,14 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
     recordedOnce = true;
     exchange.stub.recorder.answered(exchange.request, recorded(status, operation, plan, violations, note, abandoned), performance.now() - exchange.started);
   };
-  res.once('close', () => {
+  const clientLeft = () => {
     if (answer.complete) return;
     answer.destroy();
     // The client left before the whole answer reached it: journaled as abandoned, like a delayed mock answer.
     record(true);
-  });
+  };
+  if (left.aborted) return clientLeft();
+  left.addEventListener('abort', clientLeft, { once: true });
   const finish = (check: AnswerCheck, whole: boolean) => {
     note.responseViolations.push(...check.violations);
     note.undeclared.push(...check.undeclared);
@@ -115,18 +129,30 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
   }
   const chunks: Buffer[] = [];
   let held = 0;
+  // Held back, the body reaches the client only once whole: an upstream that stops sending it
+  // must not hold the client for ever. No byte within --proxy-timeout: 504, nothing sent yet.
+  const stalled = setTimeout(() => {
+    answer.off('data', onData).off('end', onEnd);
+    answer.destroy();
+    recordedOnce = true; // the 504 is recorded where it is sent
+    exits.send(gatewayProblem(504, `the upstream ${note.target} sent its answer's head and then nothing for ${idleMs} ms (--proxy-timeout)`, operation, violations, { ...note, outcome: 'timeout' }));
+  }, idleMs);
+  answer.once('close', () => clearTimeout(stalled));
   const onData = (chunk: Buffer) => {
     if (plan === null) return;
+    stalled.refresh();
     chunks.push(chunk);
     held += chunk.length;
     if (held <= CHECK_CAP_BYTES) return;
     // Too large to hold: its head goes out with what is known, the rest streams unchecked.
+    clearTimeout(stalled);
     answer.off('data', onData).off('end', onEnd);
     answer.pause();
     finish(checkBody(plan, answer.headers, null), false);
     stream(exchange, answer, writeHead, record, note, chunks);
   };
   const onEnd = () => {
+    clearTimeout(stalled);
     if (plan === null) return;
     finish(checkBody(plan, answer.headers, Buffer.concat(chunks, held)), true);
     writeHead();

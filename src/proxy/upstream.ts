@@ -9,6 +9,8 @@ export type UpstreamResult =
   /** No connection could be made (refused, name not resolved): the upstream is not there. */
   | { kind: 'unreachable'; code: string }
   | { kind: 'timeout' }
+  /** The client left before the answer's headers came: the request was cancelled. */
+  | { kind: 'abandoned' }
   /** `reason` completes "the upstream URL …": `sent a broken answer (ECONNRESET: socket hang up)`. */
   | { kind: 'broken'; reason: string };
 
@@ -40,9 +42,13 @@ export class Upstream {
     return inside ? `${resolved.origin}${resolved.pathname}` : null;
   }
 
-  /** Resolves once the answer's headers arrived (its body is left to stream) or the exchange failed. */
-  request(method: string, path: string, rawQuery: string, headers: OutgoingHttpHeaders, body: Uint8Array): Promise<UpstreamResult> {
+  /**
+   * Resolves once the answer's headers arrived (its body is left to stream) or the exchange failed;
+   * `cancelled` (the client left) ends it at once, the connection to the upstream closed.
+   */
+  request(method: string, path: string, rawQuery: string, headers: OutgoingHttpHeaders, body: Uint8Array, cancelled?: AbortSignal): Promise<UpstreamResult> {
     return new Promise((resolve) => {
+      if (cancelled?.aborted) return resolve({ kind: 'abandoned' });
       let settled = false;
       const settle = (result: UpstreamResult) => {
         if (settled) return;
@@ -63,6 +69,12 @@ export class Upstream {
         settle({ kind: 'timeout' });
         outgoing.destroy();
       }, this.timeoutMs);
+      const cancel = () => {
+        settle({ kind: 'abandoned' });
+        outgoing.destroy();
+      };
+      cancelled?.addEventListener('abort', cancel, { once: true });
+      outgoing.once('close', () => cancelled?.removeEventListener('abort', cancel));
       outgoing.on('response', (response) => settle({ kind: 'answer', response }));
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
         const code = error.code ?? 'ERROR';
