@@ -5,6 +5,7 @@
 // and only the answer's documented headers (never Set-Cookie) into the scenario. An answer that
 // breaks the document is written commented out, naming its violations, so it is not served.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
 import { ConfigError } from '../config/config-error.js';
@@ -16,6 +17,13 @@ import { CHECK_CAP_BYTES } from './check-answer.js';
 export const RECORD_BODY_CAP = CHECK_CAP_BYTES;
 /** Files are written at most this long after an exchange. */
 const WRITE_AFTER_MS = 1_000;
+/**
+ * What one operation's file keeps, at most: a recording session against a busy API (every
+ * distinct request a scenario) must not grow memory and the file without end. Past either, a
+ * new distinct request is not recorded (said once); a repeat of a recorded one still updates it.
+ */
+export const MAX_SCENARIOS_PER_FILE = 200;
+export const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
 /** One exchange worth recording: a documented, valid request and the upstream's answer. */
 export interface RecordedExchange {
@@ -39,11 +47,18 @@ interface Recorded {
   headers: Record<string, string>;
   body: unknown;
   violations: readonly string[];
+  /** About what it takes in the file (its match, body and headers as JSON). */
+  bytes: number;
 }
 
 export class FixtureRecorder {
   /** Operation key -> request and status key -> scenario, in the order first seen. */
-  private readonly files = new Map<string, { operation: CompiledOperation; scenarios: Map<string, Recorded> }>();
+  private readonly files = new Map<string, { operation: CompiledOperation; scenarios: Map<string, Recorded>; bytes: number }>();
+  /** The write in progress: one at a time, so an older text never lands over a newer one. */
+  private writing: Promise<void> | null = null;
+  /** The files the write in progress is writing; set once flush() took over at shutdown. */
+  private inFlight: string[] = [];
+  private flushed = false;
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private readonly skipped = new Set<string>();
@@ -59,14 +74,20 @@ export class FixtureRecorder {
   add(exchange: RecordedExchange): void {
     const { operation } = exchange;
     let file = this.files.get(operation.key);
-    if (!file) this.files.set(operation.key, (file = { operation, scenarios: new Map() }));
+    if (!file) this.files.set(operation.key, (file = { operation, scenarios: new Map(), bytes: 0 }));
     const match = matchOf(exchange, this.secrets());
     const key = JSON.stringify([match, exchange.status]);
     const existing = file.scenarios.get(key);
-    const name = existing?.name ?? uniqueName(scenarioName(operation, exchange), file.scenarios);
-    file.scenarios.set(key, { name, match, status: exchange.status, headers: documentedHeaders(exchange), body: exchange.body, violations: exchange.violations });
+    const recorded: Recorded = { name: existing?.name ?? '', match, status: exchange.status, headers: documentedHeaders(exchange), body: exchange.body, violations: exchange.violations, bytes: 0 };
+    recorded.bytes = key.length + JSON.stringify(recorded.body ?? null).length + JSON.stringify(recorded.headers).length;
+    const bytes = file.bytes - (existing?.bytes ?? 0) + recorded.bytes;
+    if (!existing && file.scenarios.size >= MAX_SCENARIOS_PER_FILE) return this.skip(operation, `its file holds ${MAX_SCENARIOS_PER_FILE} scenarios, the most --record keeps per operation; answers to requests already recorded still update theirs`);
+    if (bytes > MAX_FILE_BYTES) return this.skip(operation, `its file would pass ${MAX_FILE_BYTES / 1024 / 1024} MiB, the most --record keeps per operation; answers to requests already recorded still update theirs`);
+    recorded.name ||= uniqueName(scenarioName(operation, exchange), file.scenarios);
+    file.scenarios.set(key, recorded);
+    file.bytes = bytes;
     this.dirty.add(operation.key);
-    this.timer ??= setTimeout(() => this.flush(), WRITE_AFTER_MS).unref();
+    this.timer ??= setTimeout(() => void this.writeChanged(), WRITE_AFTER_MS).unref();
   }
 
   /** Says why an exchange was left out, once per operation and reason. */
@@ -77,23 +98,63 @@ export class FixtureRecorder {
     this.warn(`warning: --record: an answer of ${operation.key} was not recorded: ${reason}`);
   }
 
-  /** Writes every changed file now (also at shutdown). */
+  /**
+   * Writes the changed files in the background (answers keep flowing while a large file is
+   * written), one write at a time; changes made meanwhile wait for the next.
+   */
+  private async writeChanged(): Promise<void> {
+    this.timer = null;
+    if (this.writing) {
+      await this.writing;
+      if (this.dirty.size === 0) return;
+    }
+    this.inFlight = [...this.dirty];
+    this.dirty.clear();
+    this.writing = (async () => {
+      for (const key of this.inFlight) {
+        const { path, text } = this.fileText(key);
+        const partial = `${path}.${process.pid}.writing`;
+        try {
+          await writeFile(partial, text);
+          // flush() has written everything at shutdown, this file's newest text included.
+          if (this.flushed) return void (await unlink(partial).catch(() => {}));
+          await rename(partial, path);
+        } catch (error) {
+          this.cannotWrite(path, error);
+        }
+      }
+    })();
+    await this.writing;
+    this.writing = null;
+    this.inFlight = [];
+  }
+
+  /** Writes every changed file now, synchronously (at shutdown, when nothing waits for an answer). */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    for (const key of this.dirty) {
-      const file = this.files.get(key)!;
-      const path = join(this.dir, `${fileName(file.operation)}.yaml`);
-      // Written beside it, then renamed over it: a reader (the stub's own watch) never sees half a file.
-      const partial = `${path}.${process.pid}.partial`;
+    this.flushed = true;
+    for (const key of new Set([...this.inFlight, ...this.dirty])) {
+      const { path, partial, text } = this.fileText(key);
       try {
-        writeFileSync(partial, fixtureText(file.operation, [...file.scenarios.values()]));
+        writeFileSync(partial, text);
         renameSync(partial, path);
       } catch (error) {
-        this.warn(`warning: --record: could not write ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        this.cannotWrite(path, error);
       }
     }
     this.dirty.clear();
+  }
+
+  /** An operation's file: where it goes, where it is written first (then renamed over it, so a reader never sees half a file), and its text. */
+  private fileText(key: string): { path: string; partial: string; text: string } {
+    const file = this.files.get(key)!;
+    const path = join(this.dir, `${fileName(file.operation)}.yaml`);
+    return { path, partial: `${path}.${process.pid}.partial`, text: fixtureText(file.operation, [...file.scenarios.values()]) };
+  }
+
+  private cannotWrite(path: string, error: unknown): void {
+    this.warn(`warning: --record: could not write ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
 }
 
