@@ -48,6 +48,8 @@ Options:
   --proxy-errors        refuse requests that break the document instead of forwarding them
   --record DIR          with --proxy: write the real API's answers into DIR as fixtures
                         (replay them offline with --fixtures DIR)
+  --record-redact F,…   with --record: leave these request body fields (any depth) out of
+                        the recorded match, e.g. password
   --drain-ms MS         at shutdown, keep serving this long after GET /__admin/ready
                         turned 503, so a load balancer stops sending first (default 0)
   --strict              refuse to start on a document with warnings (for spec authors in CI)

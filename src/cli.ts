@@ -51,6 +51,7 @@ const OPTIONS = {
   'proxy-timeout': { type: 'string' },
   'proxy-errors': { type: 'boolean' },
   record: { type: 'string' },
+  'record-redact': { type: 'string' },
   'no-watch': { type: 'boolean' },
   'no-cors': { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -134,6 +135,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     proxyTimeoutMs: integer('--proxy-timeout', values['proxy-timeout']),
     proxyErrors: values['proxy-errors'],
     record: values.record,
+    recordRedact: values['record-redact']?.split(',').map((field) => field.trim()).filter(Boolean),
     drainMs: integer('--drain-ms', values['drain-ms']),
     compat: values.compat as StubOptions['compat'],
     dynamic: values.dynamic,
@@ -255,7 +257,7 @@ const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', maxStateBytes: '--max-state', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
   coverageOut: '--coverage-out', stateFile: '--state-file', seedItems: '--seed-items', stateStore: '--state-store', webhooks: '--webhook', callbackHosts: '--callback-hosts',
-  proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', drainMs: '--drain-ms', compat: '--compat',
+  proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', recordRedact: '--record-redact', drainMs: '--drain-ms', compat: '--compat',
 };
 
 main().catch((error: unknown) => {

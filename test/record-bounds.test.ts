@@ -2,6 +2,8 @@
 // grow memory and one operation's file without end. Each file keeps at most 200 scenarios and
 // 8 MiB; past either, a new distinct request is not recorded and a warning says so once; a repeat
 // of a recorded request still updates its scenario; answers keep flowing while files are written.
+// --record-redact leaves named body fields (a password) out of the files, and the recorded
+// exchange still replays for any value of them.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -20,6 +22,11 @@ paths:
       operationId: getSmall
       parameters: [{ name: id, in: path, required: true, schema: { type: integer } }]
       responses: { '200': { description: one, content: { application/json: { schema: { type: object, properties: { id: { type: integer }, note: { type: string } } } } } } }
+  /login:
+    post:
+      operationId: logIn
+      requestBody: { content: { application/json: { schema: { type: object, properties: { user: { type: string }, password: { type: string }, device: { type: object, properties: { pin: { type: string }, name: { type: string } } } } } } } }
+      responses: { '200': { description: a session, content: { application/json: { schema: { type: object, properties: { id: { type: integer }, note: { type: string } } } } } } }
   /large/{id}:
     get:
       operationId: getLarge
@@ -34,7 +41,7 @@ beforeAll(async () => {
   // Small answers for /small, 50 KB ones for /large; `note` tells a repeat from the first answer.
   let answers = 0;
   upstream = createServer((req, res) => {
-    const id = Number(req.url!.split('/').pop());
+    const id = Number(req.url!.split('/').pop()) || 7;
     const note = req.url!.startsWith('/large') ? 'x'.repeat(50 * 1024) : `answer ${++answers}`;
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, note }));
   });
@@ -70,4 +77,26 @@ describe('--record keeps each operation\'s file bounded', () => {
       `warning: --record: an answer of GET /large/{id} was not recorded: its file would pass ${MAX_FILE_BYTES / 1024 / 1024} MiB, the most --record keeps per operation; answers to requests already recorded still update theirs`,
     ]);
   }, 60_000);
+});
+
+describe('--record-redact', () => {
+  it('leaves the named body fields out of the recorded match, at any depth, and the recording replays for any value of them', async () => {
+    const { port } = upstream.address() as AddressInfo;
+    const recorded = join(dir, 'redacted');
+    const body = JSON.stringify({ user: 'ada', password: 'hunter2', device: { pin: '1234', name: 'phone' } });
+    const proxy = await startStubOn(DOCUMENT, { proxy: `http://127.0.0.1:${port}`, record: recorded, recordRedact: ['password', 'pin'], log: () => {} });
+    const live = await fetch(`${proxy.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((answer) => answer.json());
+    await proxy.close();
+    const text = await readFile(join(recorded, 'log-in.yaml'), 'utf8');
+    expect(text).not.toMatch(/hunter2|1234/);
+    expect(text).toContain('body:\n        user: ada\n        device:\n          name: phone\n');
+    const replay = await startStubOn(DOCUMENT, { fixtures: recorded, log: () => {} });
+    try {
+      const other = JSON.stringify({ user: 'ada', password: 'another', device: { pin: '0000', name: 'phone' } });
+      const answer = await fetch(`${replay.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: other });
+      expect([answer.status, answer.headers.get('x-mock-scenario'), await answer.json()]).toEqual([200, 'log-in', live]);
+    } finally {
+      await replay.close();
+    }
+  });
 });

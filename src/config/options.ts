@@ -86,6 +86,8 @@ export interface StubOptions {
   proxyErrors?: boolean;
   /** With `proxy`: the folder the real API's answers are recorded into as fixtures (created if missing). */
   record?: string;
+  /** With `record`: request body fields (by name, at any depth) left out of the recorded `match`, such as `password`, so a recorded login matches any value. */
+  recordRedact?: string[];
   /**
    * At shutdown, how long to keep serving after `GET /__admin/ready` turned 503, so a load
    * balancer polling it stops sending first (ms, up to 600000). Default 0.
@@ -173,10 +175,13 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     proxyTimeoutMs: options.proxyTimeoutMs ?? DEFAULTS.proxyTimeoutMs,
     proxyErrors: options.proxyErrors ?? DEFAULTS.proxyErrors,
     record: options.record,
+    recordRedact: options.recordRedact ?? [],
     drainMs: options.drainMs ?? DEFAULTS.drainMs,
     policy: compatPolicy(options),
   };
   if (resolved.record !== undefined && resolved.proxy === null) throw new ConfigError('record', 'records the real API\'s answers, so it needs --proxy URL');
+  if (resolved.recordRedact.length > 0 && resolved.record === undefined) throw new ConfigError('recordRedact', 'leaves fields out of what --record writes, so it needs --record DIR');
+  if (resolved.recordRedact.some((field) => typeof field !== 'string' || field === '')) throw new ConfigError('recordRedact', 'must be field names, e.g. password,card_number');
   if (resolved.coverageOut !== undefined) checkFolderOf('coverageOut', resolved.coverageOut, 'report');
   if (resolved.stateFile !== undefined) {
     checkFolderOf('stateFile', resolved.stateFile, 'state');

@@ -16,7 +16,8 @@ import { recordsControl } from '../stub/stub-control.js';
 export interface FetchHandler {
   /**
    * The answer to `request`; `undefined` (with `passthrough`) when no operation of the document
-   * is at its URL. Rejects only when the client aborts the request while its answer waits.
+   * is at its URL. Rejects only when the request cannot be had whole: its client aborts it while
+   * its answer waits, or its body stream errors (the error of the stream, as fetch would give it).
    */
   (request: Request): Promise<Response | undefined>;
   /** The base URL as given ('' when none), for building request URLs: `${handle.url}/plants`. */

@@ -18,7 +18,7 @@ export interface ProxySetup {
 export function createProxy(options: ResolvedOptions, secrets: () => Secrets, warn: (line: string) => void): ProxySetup | null {
   if (options.proxy === null) return null;
   const upstream = new Upstream(options.proxy, options.proxyTimeoutMs);
-  const recorder = options.record === undefined ? null : new FixtureRecorder(options.record, secrets, warn);
+  const recorder = options.record === undefined ? null : new FixtureRecorder(options.record, secrets, warn, options.recordRedact);
   return {
     upstream,
     refuseInvalid: options.proxyErrors,

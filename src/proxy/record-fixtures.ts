@@ -12,6 +12,7 @@ import { ConfigError } from '../config/config-error.js';
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import type { Secrets } from '../openapi/secrets.js';
 import { CHECK_CAP_BYTES } from './check-answer.js';
+import { isExactObject } from '../common/exact-json.js';
 
 /** Bodies above this are not recorded: a fixture is something to read and edit (the proxy's check cap, so a recorded body is a checked one). */
 export const RECORD_BODY_CAP = CHECK_CAP_BYTES;
@@ -63,7 +64,8 @@ export class FixtureRecorder {
   private timer: NodeJS.Timeout | null = null;
   private readonly skipped = new Set<string>();
 
-  constructor(readonly dir: string, private readonly secrets: () => Secrets, private readonly warn: (line: string) => void) {
+  /** `redact`: request body fields (`--record-redact`) never written into a `match`. */
+  constructor(readonly dir: string, private readonly secrets: () => Secrets, private readonly warn: (line: string) => void, private readonly redact: readonly string[] = []) {
     try {
       mkdirSync(dir, { recursive: true });
     } catch (error) {
@@ -75,7 +77,7 @@ export class FixtureRecorder {
     const { operation } = exchange;
     let file = this.files.get(operation.key);
     if (!file) this.files.set(operation.key, (file = { operation, scenarios: new Map(), bytes: 0 }));
-    const match = matchOf(exchange, this.secrets());
+    const match = matchOf(exchange, this.secrets(), new Set(this.redact));
     const key = JSON.stringify([match, exchange.status]);
     const existing = file.scenarios.get(key);
     const recorded: Recorded = { name: existing?.name ?? '', match, status: exchange.status, headers: documentedHeaders(exchange), body: exchange.body, violations: exchange.violations, bytes: 0 };
@@ -159,7 +161,7 @@ export class FixtureRecorder {
 }
 
 /** The request as a `match`: path parameters, the declared query parameters that are no credentials, the body. */
-function matchOf({ operation, pathParams, rawQuery, requestBody }: RecordedExchange, secrets: Secrets): Record<string, unknown> {
+function matchOf({ operation, pathParams, rawQuery, requestBody }: RecordedExchange, secrets: Secrets, redact: ReadonlySet<string>): Record<string, unknown> {
   const match: Record<string, unknown> = {};
   if (Object.keys(pathParams).length > 0) match.path = { ...pathParams };
   const declared = new Set(operation.validateParameters.declared.filter((p) => p.location === 'query').map((p) => p.name));
@@ -170,8 +172,18 @@ function matchOf({ operation, pathParams, rawQuery, requestBody }: RecordedExcha
     query[name] = before === undefined ? value : [before, value].flat();
   }
   if (Object.keys(query).length > 0) match.query = query;
-  if (requestBody !== undefined) match.body = requestBody;
+  if (requestBody !== undefined) match.body = redact.size > 0 ? withoutFields(requestBody, redact) : requestBody;
   return match;
+}
+
+/**
+ * The body without the named fields, at any depth: a `match` body is a subset of the request's, so
+ * a field left out matches whatever value is sent (a recorded login matches any password).
+ */
+function withoutFields(value: unknown, fields: ReadonlySet<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => withoutFields(item, fields));
+  if (!isExactObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !fields.has(key)).map(([key, inner]) => [key, withoutFields(inner, fields)]));
 }
 
 /** Only what the document lists for the answer, and never a cookie. */
