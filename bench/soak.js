@@ -6,7 +6,9 @@
 // time, all along), and its memory must stay flat (journal bounded by --journal-limit). Beside the
 // load, readers of /__admin/events that never read (each must be dropped, not buffered for) and a
 // callback receiver that answers with a body without end (each delivery read no further than the
-// stub records). Prints a markdown table; exits 1 on any failure.
+// stub records). Then, for a third of the time, --proxy with --record (soak-proxy.js): proxied
+// downloads abandoned by their clients and distinct answers recorded. Prints markdown tables;
+// exits 1 on any failure.
 //
 //   npm run soak                    # 60 s
 //   SOAK_SECONDS=20 npm run soak    # shorter
@@ -18,6 +20,7 @@ import path from 'node:path';
 import { load as parseYaml } from 'js-yaml';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import { soakProxy } from './soak-proxy.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const CONNECTIONS = 64;
@@ -315,7 +318,11 @@ async function main() {
   ];
   process.stdout.write(lines.join('\n') + '\n');
 
+  // The second part: --proxy and --record with clients that leave (soak-proxy.js).
+  const proxied = await soakProxy(Math.max(5, Math.round(SECONDS / 3)));
+  process.stdout.write(`\n${proxied.lines.join('\n')}\n`);
   const failed = checks.filter((row) => String(row[2]).startsWith('FAIL')).map((row) => row[0]);
+  if (!proxied.ok) failed.push('--proxy --record soak');
   if (failed.length > 0) {
     process.stderr.write(`soak: FAILED: ${failed.join('; ')}\n`);
     process.exit(1);
