@@ -99,8 +99,8 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   // 3. Validate: parameters and body, every violation at once.
   const read = validateRequest(operation, request, pathParams, query);
   if (isRefusal(read)) return refused(read, operation, exampleAskedFor(request, query, read.status));
-  //    A form's fields are stored in stateful mode; only a JSON body is echoed or matched.
-  const body = read?.form ? null : read;
+  //    A form's fields are echoed, matched and stored as a JSON body's are (read into the object its schema describes).
+  const body = read;
 
   // 4. Select: scenario, Prefer (or Prism's query selectors), sticky scenario, or the documented success.
   const asked = readSelection(request, query);

@@ -1,7 +1,8 @@
 // Form bodies (`application/x-www-form-urlencoded`, `multipart/form-data`) read into the object
 // their schema describes, then validated like query parameters: text coerced to each property's
 // type, arrays from repeated fields, JSON parts (`encoding.<name>.contentType`) parsed, and
-// `allowReserved: false` enforced on urlencoded values. Compiled once per media type at start-up.
+// `allowReserved: false` enforced on urlencoded values, and bracketed names (`metadata[order_id]`,
+// `expand[0]`, the `deepObject` style) read into objects and arrays. Compiled once per media type at start-up.
 import type { LoadedDocument } from './load-document.js';
 import type { FormKind } from './media-types.js';
 import type { SchemaCompiler, Validator } from './schema-compiler.js';
@@ -9,6 +10,8 @@ import { deref, isSchema, objectView, schemaTypes, type Schema } from './schema-
 import { escapePointerToken } from '../common/json-pointer.js';
 import type { FormPart } from '../common/plain-http.js';
 import { utf8Text } from '../common/bytes.js';
+import qs from 'qs';
+import { setOwn } from '../common/json-value.js';
 
 
 export interface FormPlan {
@@ -57,9 +60,15 @@ export function compileForm(spec: LoadedDocument, compiler: SchemaCompiler, kind
       if (list) list.push(value);
       else values.set(name, [value]);
     };
+    let nested: Record<string, unknown> | null = null;
     if (kind === 'urlencoded') {
       const text = utf8Text(body);
-      for (const [name, value] of new URLSearchParams(text)) add(name, value);
+      for (const [name, value] of new URLSearchParams(text)) {
+        // `metadata[order_id]=42`, `address[line1]=…`, `expand[0]=…`: read into objects and arrays below.
+        if (BRACKETED.test(name)) nested = {};
+        else add(name, value);
+      }
+      if (nested) nested = bracketedFields(text);
       for (const [name, raw] of rawPairs(text)) {
         if (fields.get(name)?.allowReserved === false && RESERVED.test(raw)) {
           violations.push(`/${escapePointerToken(name)}: reserved characters must be percent-encoded (allowReserved is false)`);
@@ -80,9 +89,63 @@ export function compileForm(spec: LoadedDocument, compiler: SchemaCompiler, kind
         }
       } else value[name] = list.length === 1 ? list[0] : list; // a repeated single value stays a list: the validator says so
     }
+    if (nested) {
+      const sent = new Set<string>();
+      for (const [name, inner] of Object.entries(nested)) {
+        if (values.has(name)) continue;
+        value[name] = inner;
+        sent.add(name);
+      }
+      sentBracketed.set(value, sent);
+    }
     return { value, violations };
   };
-  return { kind, read, validate };
+  // A violation inside a field sent in brackets names it as the client wrote it: `/metadata[order_id]`.
+  const sentBracketed = new WeakMap<object, ReadonlySet<string>>();
+  const validateForm: Validator = (value, rawNumbers) => {
+    const violations = validate(value, rawNumbers);
+    const sent = typeof value === 'object' && value !== null ? sentBracketed.get(value) : undefined;
+    return sent ? violations.map((violation) => bracketedPointer(violation, sent)) : violations;
+  };
+  return { kind, read, validate: kind === 'urlencoded' ? validateForm : validate };
+}
+
+/** A field name in the bracket form Stripe's and Rails' clients send (`a[b]`, `a[b][c]`, `a[0]`, `a[]`). */
+const BRACKETED = /^[^[\]]+(\[[^[\]]*\])+$/;
+
+/**
+ * The bracketed fields of a form as objects and arrays (qs, the parser Express and Stripe's own
+ * client use). Bounded as qs bounds them: 5 levels deep, indexes up to 100 (beyond, an object),
+ * 1,000 fields; and never onto Object.prototype (`a[__proto__]` is an own key of a plain object).
+ */
+function bracketedFields(text: string): Record<string, unknown> {
+  const bracketed = text.split('&').filter((pair) => BRACKETED.test(safeDecode(pair.split('=')[0]))).join('&');
+  return ordinary(qs.parse(bracketed, { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowPrototypes: false, plainObjects: true })) as Record<string, unknown>;
+}
+
+/** qs's prototype-less objects as ordinary ones (what every later stage takes for an object), keys set as own properties (`__proto__` included). */
+function ordinary(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ordinary);
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) setOwn(copy, key, ordinary(inner));
+  return copy;
+}
+
+function safeDecode(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** `/metadata/order_id: …` -> `/metadata[order_id]: …` for a field sent in brackets; any other violation as it is. */
+function bracketedPointer(violation: string, sent: ReadonlySet<string>): string {
+  const match = /^\/([^/:\s]+)((?:\/[^/:\s]+)+)(:.*)$/s.exec(violation);
+  if (!match || !sent.has(match[1])) return violation;
+  const [, field, rest, message] = match;
+  return `/${field}${rest.split('/').slice(1).map((token) => `[${token.replace(/~1/g, '/').replace(/~0/g, '~')}]`).join('')}${message}`;
 }
 
 /** `a=1&b=%2F` -> [a, '1'], [b, '%2F']: names decoded, values as sent. */

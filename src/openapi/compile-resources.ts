@@ -1,7 +1,7 @@
 // Stateful mode's model of the document, inferred once at start-up: a collection path (`/plants`,
 // `/Messages.json`) whose POST creates and GET lists, and an item path right below it
-// (`/plants/{id}`, `/Messages/{Sid}.json`) whose GET reads, PUT replaces, PATCH merges and DELETE
-// removes. The item's id is the property the document uses (id-property.ts), its bodies may be
+// (`/plants/{id}`, `/Messages/{Sid}.json`) whose GET reads, PUT replaces, PATCH (or, without one,
+// POST) merges and DELETE removes. The item's id is the property the document uses (id-property.ts), its bodies may be
 // wrapped in an envelope (`{"data": {...}}`), and the properties only the server sets are noted
 // so a create can store them. Path pairs that fit no resource are listed with the reason, and
 // answer as they do without stateful mode.
@@ -109,6 +109,9 @@ export function compileResources(spec: LoadedDocument, operations: readonly Comp
     const create = collection.get('POST') ?? null;
     const list = collection.get('GET') ?? null;
     const itemOperations = Object.keys(ITEM_ACTIONS).filter((method) => itemMethods.has(method));
+    // Stripe, OpenAI and Twilio update an item by POST to its path, with the fields to change: a
+    // merge, as PATCH, where the path has no PATCH. A POST without a body is an action (`/jobs/{id}` starts one).
+    if (itemMethods.get('POST')?.body && !itemMethods.has('PATCH')) itemOperations.push('POST');
     const leave = (reason: string) => stateless.push({ collection: name, item: itemPath, reason });
     if (create === null && list === null) { leave('the collection has neither a POST (create) nor a GET (list)'); continue; }
     if (itemOperations.length === 0) { leave('the item path has no GET, PUT, PATCH or DELETE'); continue; }
@@ -123,7 +126,7 @@ export function compileResources(spec: LoadedDocument, operations: readonly Comp
     }
     for (const method of itemOperations) {
       const operation = itemMethods.get(method)!;
-      bind(actions, resource, operation, { ...plain, kind: ITEM_ACTIONS[method], envelope: envelopeOf(spec, operation, resource) });
+      bind(actions, resource, operation, { ...plain, kind: ITEM_ACTIONS[method] ?? 'merge', envelope: envelopeOf(spec, operation, resource) });
     }
   }
   return { actions, byName, stateless };
