@@ -4,7 +4,7 @@
 // schema leaves room. Each kind is judged by a check of its own (an address's shape, the ISO lists
 // Intl knows, a date window), not by the stub's rules. Over ../shared/realworld (skipped with one
 // line when absent), the share of plausible values among the properties of a table of names taken
-// from those documents is printed and kept above its floor.
+// from those documents is printed and kept above its floor. An id is never generated empty or null.
 import { existsSync, readdirSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { join } from 'node:path';
@@ -66,6 +66,11 @@ paths:
       parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
       responses:
         "200": {description: a user, content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}}
+  /models:
+    get:
+      parameters: [{ name: page, in: query, schema: { type: integer } }]
+      responses:
+        "200": {description: models, content: {application/json: {schema: {type: object, properties: {data: {type: array, items: {type: object, required: [id], properties: {id: {type: string, nullable: true}, object: {type: string}}}}}}}}}
   /products/{id}:
     get:
       parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
@@ -171,6 +176,15 @@ describe('generated values that read like the real thing', () => {
     expect(product.summary.length).toBeLessThanOrEqual(10);
     expect(KINDS.word(product.nickname.split(' ')[0])).toBe(true);
     expect([KINDS.money(product.price), KINDS.count(product.amount) && product.amount >= 100, KINDS.count(product.stock_count), KINDS.sentence(product.description)]).toEqual([true, true, true, true]);
+  });
+
+  it('never generates an empty id, nor a null one, in a list of 200 generated answers', async () => {
+    const ids: unknown[] = [];
+    for (let page = 1; page <= 200; page++) {
+      const answer = await request(`${stub.url}/models?page=${page}`, { headers: { prefer: 'dynamic=true' } });
+      ids.push(...answer.json.data.map((model: { id: unknown }) => model.id));
+    }
+    expect(ids.filter((id) => typeof id !== 'string' || id === '')).toEqual([]);
   });
 
   it('gives the same bytes to the same request, from another stub on the same document too', async () => {

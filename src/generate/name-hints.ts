@@ -101,7 +101,7 @@ const IDENTITY = /^(id|gid|sid|uuid)$/i;
  * document writes it, when written in place: its title, description and own bounds.
  */
 export function withNameHint(name: string, schema: JsonSchema, context: HintContext = { around: new Set() }, original?: unknown): { schema: JsonSchema; usesFaker: boolean } {
-  if (isObject(schema) && IDENTITY.test(name)) schema = withoutNull(schema);
+  if (isObject(schema) && IDENTITY.test(name)) schema = identityValue(schema);
   if (!isObject(schema)) return { schema, usesFaker: false };
   const nullable = nullableBranches(schema);
   if (nullable) {
@@ -193,6 +193,16 @@ function nullableBranches(schema: Record<string, unknown>): { key: 'anyOf' | 'on
     if (at !== -1 && branches.filter((branch) => isObject(branch) && branch.type === 'null').length === 1) return { key, at };
   }
   return undefined;
+}
+
+/**
+ * An identity's schema as a value that can name something: not null, and as a string not empty
+ * (OpenAI's model and file lists had ids of "", which no client can read back).
+ */
+function identityValue(schema: Record<string, unknown>): JsonSchema {
+  const valued = withoutNull(schema) as Record<string, unknown>;
+  const open = valued.type === 'string' && valued.minLength === undefined && valued.enum === undefined && valued.const === undefined && valued.pattern === undefined;
+  return (open ? { ...valued, minLength: 1 } : valued) as JsonSchema;
 }
 
 /** A nullable schema (`type: ['string', 'null']`) without its null; any other schema as it is. */
