@@ -119,3 +119,16 @@ function pageLinks(origin: string, path: string, query: URLSearchParams, pages: 
   if (page > 1) links.push(`${to(1)}; rel="first"`, `${to(Math.min(page - 1, pages))}; rel="prev"`);
   return links.join(', ');
 }
+
+/**
+ * A stateful create's `Location` (where the answer documents one) names the created item on the
+ * stub: its item path with its id and the parent's path values, not the example's other item or
+ * random text. `itemPath` is the resource's (`/plants/{id}`), `idParam` its id's parameter.
+ */
+export function locateCreated(answer: BuiltResponse, request: PlainRequest, itemPath: string, idParam: string, id: string, pathParams: Record<string, string>): BuiltResponse {
+  if (!answer.plan?.headers.some((header) => header.name === 'location')) return answer;
+  const origin = stubOrigin(request);
+  if (origin === null) return answer;
+  const path = itemPath.replace(/\{([^{}]+)\}/g, (_, name: string) => encodeURIComponent(name === idParam ? id : pathParams[name] ?? ''));
+  return { ...answer, headers: { ...answer.headers, location: `${origin}${path}` } };
+}

@@ -18,7 +18,7 @@ import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
 import { answerFromState, storedAsAnswered } from './answer-from-state.js';
 import { agreeWithRequest } from './agree-with-request.js';
-import { keepLinksOnStub, pageAsked, stubOrigin } from './links-on-stub.js';
+import { keepLinksOnStub, locateCreated, pageAsked, stubOrigin } from './links-on-stub.js';
 import { cursorPages } from './cursor-pages.js';
 import { conditionalGet } from './conditional-get.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
@@ -133,7 +133,9 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
     throw error;
   }
   const linked = keepLinksOnStub(agreeWithRequest(operation, choice, built, pathParams, pageAsked(query)), request, query, state.compiled.serverOrigins);
-  const answer = operation.cursorPaging === null ? linked : cursorPages(operation.cursorPaging, linked, request, query, stubOrigin(request));
+  const paged = operation.cursorPaging === null ? linked : cursorPages(operation.cursorPaging, linked, request, query, stubOrigin(request));
+  const created = choice.kind === 'state' && choice.change?.action === 'create' && action ? choice.change.id : null;
+  const answer = created === null || !action ? paged : locateCreated(paged, request, action.resource.itemPath, action.resource.idParam, created, pathParams);
   const problems = selfCheck(answer, operation.key, policy.checkEveryAnswer);
   //    Prism sends only text as text/*.
   if (policy.onlyTextAsText && answer.body !== undefined && typeof answer.body !== 'string' && answer.contentType?.toLowerCase().startsWith('text/')) {
