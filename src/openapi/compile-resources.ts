@@ -150,12 +150,16 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
   const names = [...itemIdNames(idParam, resourceWord(name)), KEYED_BY_NAME];
   const body = unwrapped(spec, create ? jsonBodySchema(spec, create) : null, names);
   const answer = unwrapped(spec, schemaAt(spec, (read ?? create)?.success?.schemaPointer), names);
-  const answerId = answer.view ? findIdKey(answer.view.properties.keys(), names) : null;
+  // An id-like name in the answer, else in the create's body (the Plant Store's `NewPlant` has
+  // `id`, its `Plant` answer not): either wins over `name`, the last resort.
+  const idNames = itemIdNames(idParam, resourceWord(name));
+  const answerId = (answer.view ? findIdKey(answer.view.properties.keys(), idNames) : null) ?? (body.view ? findIdKey(body.view.properties.keys(), idNames) : null);
   const paramSchema = pathParameterSchema(spec, itemPath, idParam);
   // No name says it (`{reserved_ipv6}` of `{ip, region_slug}`): the one property of the path
   // parameter's format (`ipv6`) is the id.
   const byFormat = answerId === null ? propertyOfFormat(spec, answer.view, paramSchema) : null;
-  const idField = answerId ?? byFormat ?? (body.view?.properties.has(idParam) ? idParam : 'id');
+  const byName = answer.view ? findIdKey(answer.view.properties.keys(), [KEYED_BY_NAME]) : null;
+  const idField = answerId ?? byFormat ?? byName ?? (body.view?.properties.has(idParam) ? idParam : 'id');
   const idSchema = answer.view?.properties.get(idField) ?? body.view?.properties.get(idField);
   // The read's path must take the id: where the property leaves a string open and the path
   // parameter says more (`format: uuid`, a pattern), new ids follow the parameter.
