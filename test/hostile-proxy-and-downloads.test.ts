@@ -229,8 +229,13 @@ describe('--proxy when the upstream stalls or the client leaves', () => {
       const seen = { closed: false };
       received.push(seen);
       req.socket.once('close', () => (seen.closed = true));
-      // The head and half a JSON body, then nothing; or (for /plants?silent) not even the head.
+      // The head and half a JSON body, then nothing; or (for /plants?silent) not even the head;
+      // or (for /photo) the head and a fifth of a streamed picture.
       if (req.url?.includes('silent')) return;
+      if (req.url?.includes('photo')) {
+        res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': '5000' });
+        return void res.write(Buffer.alloc(1000, 7));
+      }
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '40' });
       res.write('{"name":"Fern","tag":"');
     });
@@ -249,6 +254,16 @@ describe('--proxy when the upstream stalls or the client leaves', () => {
     expect((await answer.json()).detail).toMatch(/sent its answer's head and then nothing for 500 ms \(--proxy-timeout\)$/);
     expect(performance.now() - started).toBeLessThan(8_000);
     expect(stub.requests().at(-1)).toMatchObject({ status: 504, proxy: 'timeout' });
+  });
+
+  it('a streamed answer that stops arriving after its head is cut off within --proxy-timeout, so the client sees it broken', async () => {
+    const answer = await fetch(`${stub.url}/photo`, { signal: AbortSignal.timeout(10_000) });
+    expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    const started = performance.now();
+    const read = await answer.arrayBuffer().then(() => 'whole', (error: Error) => (error.name === 'TimeoutError' ? 'held for 10 s' : 'cut off'));
+    expect(read).toBe('cut off');
+    expect(performance.now() - started).toBeLessThan(8_000);
+    await expect.poll(() => stub.requests().at(-1)?.proxy).toBe('timeout (answer cut off)');
   });
 
   it('cancels the request to the upstream when its client leaves before the answer\'s head', async () => {

@@ -125,7 +125,7 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
   const checkable = plan !== null && wantsBody(plan, answer.headers);
   if (!checkable || Number(answer.headers['content-length']) > CHECK_CAP_BYTES) {
     if (plan) finish(checkable ? checkBody(plan, answer.headers, null) : { violations: checkMedia(plan, answer.headers), undeclared: [] }, false);
-    return stream(exchange, answer, writeHead, record, note, []);
+    return stream(exchange, answer, writeHead, record, note, [], idleMs);
   }
   const chunks: Buffer[] = [];
   let held = 0;
@@ -149,7 +149,7 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
     answer.off('data', onData).off('end', onEnd);
     answer.pause();
     finish(checkBody(plan, answer.headers, null), false);
-    stream(exchange, answer, writeHead, record, note, chunks);
+    stream(exchange, answer, writeHead, record, note, chunks, idleMs);
   };
   const onEnd = () => {
     clearTimeout(stalled);
@@ -169,12 +169,29 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
 }
 
 /** Writes the head and what was held, then pipes the rest of the answer through (back-pressure and all). */
-function stream(exchange: Exchange, answer: IncomingMessage, writeHead: () => void, record: (abandoned?: boolean) => void, note: ProxyNote, held: Buffer[]): void {
+function stream(exchange: Exchange, answer: IncomingMessage, writeHead: () => void, record: (abandoned?: boolean) => void, note: ProxyNote, held: Buffer[], idleMs: number): void {
   const { res } = exchange;
   writeHead();
   for (const chunk of held) res.write(chunk);
+  // The head is out: an upstream that then stops sending gets its client's connection cut after
+  // --proxy-timeout without a byte, so the client sees a broken answer instead of waiting for
+  // ever. A pause the client's own slow reading causes (the pipe's back-pressure) is no stall.
+  const stalled = setInterval(() => {
+    if (answer.isPaused()) return stalled.refresh();
+    clearInterval(stalled);
+    note.outcome = 'timeout (answer cut off)';
+    // Recorded first: the client did not leave, the upstream stopped (the cut is not an abandon).
+    record();
+    answer.destroy();
+    res.destroy();
+  }, idleMs);
+  answer.on('data', () => stalled.refresh());
+  answer.once('close', () => clearInterval(stalled));
   answer.pipe(res);
-  res.once('close', () => record());
+  res.once('close', () => {
+    clearInterval(stalled);
+    record();
+  });
   answer.once('error', () => {
     // Cut off mid-answer: the client must see a broken answer, not a complete-looking short one.
     note.outcome = 'bad gateway (answer cut off)';
