@@ -53,6 +53,12 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
     await stub.changeEverywhere({ kind: 'reset' });
     res.status(204).end();
   });
+  // What stub.reset() does: the journal, coverage and the sticky scenario, in every process.
+  router.post('/reset', async (_req, res) => {
+    await stub.changeEverywhere({ kind: 'reset' });
+    await stub.changeEverywhere({ kind: 'sticky', name: null });
+    res.status(204).end();
+  });
   router.get('/metrics', async (_req, res) => {
     res.type(METRICS_CONTENT_TYPE).send(await stub.metrics());
   });

@@ -12,7 +12,7 @@ import type { ServedState } from './served-state.js';
 export interface StubControl {
   /** Journal entries, oldest first. */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** Empties the journal and resets coverage. */
+  /** Empties the journal, resets coverage and clears the sticky scenario (POST /__admin/reset does the same). */
   reset(): void;
   coverage(): CoverageReport;
   /** --proxy: where the real API and the document disagree, since the last reset. */
@@ -34,7 +34,11 @@ export type RecordsControl = Pick<StubControl, 'requests' | 'reset' | 'coverage'
 export function recordsControl(recorder: Recorder, version: ServedState): RecordsControl {
   return {
     requests: (filter) => recorder.requests(filter),
-    reset: () => recorder.reset(),
+    // A failed test must not leak its sticky scenario into every later one.
+    reset: () => {
+      recorder.reset();
+      version.clearScenario();
+    },
     coverage: () => recorder.coverageReport(),
     useScenario: (name) => version.useKnownScenario(name),
     clearScenario: () => version.clearScenario(),
