@@ -24,6 +24,10 @@ Options:
   --max-state BYTES     stateful mode: the most bytes of stored items kept (default
                         ${DEFAULTS.maxStateBytes}); a change beyond it is 422
   --delay MS            delay before every answer (default 0; X-Mock-Delay overrides)
+  --stream-interval MS  milliseconds between a streamed answer's events (text/event-stream,
+                        JSON lines), the first sent at once (default ${DEFAULTS.streamIntervalMs})
+  --stream-max-events N the most events a streamed answer sends, its terminator aside
+                        (default ${DEFAULTS.streamMaxEvents})
   --journal-limit N     journal entries kept (default ${DEFAULTS.journalLimit})
   --coverage-out FILE   write the coverage report as JSON when the server stops
   --workers N           serve one port from N processes acting as one server (one state,

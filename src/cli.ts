@@ -38,6 +38,8 @@ const OPTIONS = {
   'max-body': { type: 'string' },
   'max-state': { type: 'string' },
   delay: { type: 'string' },
+  'stream-interval': { type: 'string' },
+  'stream-max-events': { type: 'string' },
   'journal-limit': { type: 'string' },
   'coverage-out': { type: 'string' },
   workers: { type: 'string' },
@@ -116,6 +118,8 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     maxBodyBytes: integer('--max-body', values['max-body']),
     maxStateBytes: integer('--max-state', values['max-state']),
     delayMs: integer('--delay', values.delay),
+    streamIntervalMs: integer('--stream-interval', values['stream-interval']),
+    streamMaxEvents: integer('--stream-max-events', values['stream-max-events']),
     journalLimit: integer('--journal-limit', values['journal-limit']),
     coverageOut: values['coverage-out'],
     watch: !values['no-watch'],
@@ -255,7 +259,7 @@ async function reportCoverage(options: StubOptions, report: CoverageReport, writ
 /** Option names as `resolveOptions` reports them -> the flags a CLI user typed. */
 const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
-  maxBodyBytes: '--max-body', maxStateBytes: '--max-state', delayMs: '--delay', journalLimit: '--journal-limit', logFormat: '--log-format',
+  maxBodyBytes: '--max-body', maxStateBytes: '--max-state', delayMs: '--delay', streamIntervalMs: '--stream-interval', streamMaxEvents: '--stream-max-events', journalLimit: '--journal-limit', logFormat: '--log-format',
   coverageOut: '--coverage-out', stateFile: '--state-file', seedItems: '--seed-items', stateStore: '--state-store', webhooks: '--webhook', callbackHosts: '--callback-hosts',
   proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', recordRedact: '--record-redact', drainMs: '--drain-ms', compat: '--compat',
 };

@@ -8,6 +8,8 @@ export const DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
   maxStateBytes: 32 * 1024 * 1024,
   delayMs: 0,
+  streamIntervalMs: 10,
+  streamMaxEvents: 20,
   journalLimit: 1000,
   logFormat: 'text',
   strict: false,

@@ -28,6 +28,10 @@ export interface StubOptions {
   maxStateBytes?: number;
   /** Delay before every answer, refusals included, in ms (X-Mock-Delay and fixtures override it for served answers). Default 0. */
   delayMs?: number;
+  /** Milliseconds between a streamed answer's events (text/event-stream, JSON lines), the first sent at once. Default 10. */
+  streamIntervalMs?: number;
+  /** The most events a streamed answer sends, its terminator (`data: [DONE]`) aside. Default 20. */
+  streamMaxEvents?: number;
   /**
    * Where log lines go (the request lines, and the notes and warnings unless `warn` says
    * otherwise): true for stdout, false for nowhere, or a function. Default false (true in the CLI).
@@ -154,6 +158,8 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     maxStateBytes: options.maxStateBytes ?? DEFAULTS.maxStateBytes,
     delayMs: options.delayMs ?? DEFAULTS.delayMs,
+    streamIntervalMs: options.streamIntervalMs ?? DEFAULTS.streamIntervalMs,
+    streamMaxEvents: options.streamMaxEvents ?? DEFAULTS.streamMaxEvents,
     log,
     warn: options.warn ?? log,
     journalLimit: options.journalLimit ?? DEFAULTS.journalLimit,
@@ -205,6 +211,8 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
   wholeNumber('maxStateBytes', resolved.maxStateBytes, 1, 16 * 1024 ** 3);
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
+  wholeNumber('streamIntervalMs', resolved.streamIntervalMs, 0, 60_000);
+  wholeNumber('streamMaxEvents', resolved.streamMaxEvents, 1, 10_000);
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);
   wholeNumber('proxyTimeoutMs', resolved.proxyTimeoutMs, 1, 600_000);
   wholeNumber('drainMs', resolved.drainMs, 0, 600_000);

@@ -5,12 +5,15 @@ import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.
 import type { Fault } from '../common/faults.js';
 import type { StateChange } from './engine-types.js';
 import type { Delivery } from './plan-deliveries.js';
+import type { StreamBody } from '../common/stream-events.js';
 
 export interface EngineResponse {
   status: number;
   headers: Record<string, string>;
-  /** Already serialized. */
+  /** Already serialized; for a stream, its whole text (what the journal keeps and faults cut). */
   body: string;
+  /** A stream of events (issue 31, rule 7): the adapters send `stream.events` one by one instead of `body` at once. */
+  stream?: StreamBody;
   /**
    * The scenario that answered (where the answer came from): a fixture's scenario name,
    * `example:<name>`, `echo`, `generated` or `state`; null for refusals (nothing was served). Sent

@@ -32,6 +32,7 @@ import { serverRefusals } from './refusals.js';
 import { SchemaTooComplexError } from '../generate/schema-sample.js';
 import { requestWarnings } from './request-warnings.js';
 import { violationsHeader } from './prism-answers.js';
+import { STREAM_DEFAULTS, streamResponse, streamVariant, type StreamSettings } from './answer-stream.js';
 
 /** What the pipeline reads besides the request; swapped whole on reload. */
 export interface EngineState {
@@ -44,6 +45,8 @@ export interface EngineState {
   resources: Resources | null;
   /** Operation key -> webhooks its fixture file sends after each successful answer. */
   triggers?: ReadonlyMap<string, readonly string[]>;
+  /** How streamed answers are paced and bounded; the defaults when absent. */
+  stream?: StreamSettings;
   /** What loading the fixtures warned of (a file for an operation the document lacks), for GET /__admin/warnings; not read by the pipeline. */
   fixtureWarnings?: readonly DocumentWarning[];
 }
@@ -120,6 +123,9 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   //    Then the media type the client accepts, among those the chosen response documents.
   const choice = negotiateMedia(selected, request.headers.accept, policy.preferredMedia);
   if (isRefusal(choice)) return refused(choice, operation);
+  //    A stream of events where Accept chose one, or a JSON body said `"stream": true` (answer-stream.ts).
+  const streamed = streamVariant(choice, request.headers.accept, body);
+  if (streamed !== null) return streamResponse(operation, streamed, choice, request, state.stream ?? STREAM_DEFAULTS, selection);
 
   // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
   //    A stateless answer then agrees with the request: the path's id answered, a list's ids distinct.

@@ -1,11 +1,14 @@
 // A scripted response from fixtures/: what the selection stage can choose by name.
 import type { Fault } from '../common/faults.js';
+import type { StreamEvent } from '../common/stream-events.js';
 
 export interface Scenario {
   name: string;
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** A scripted stream (`events:`), sent event by event instead of `body`; absent for a plain answer. */
+  events?: StreamEvent[];
   /** Milliseconds to wait before answering; null means the server default. */
   delayMs: number | null;
   fault: Fault | null;

@@ -38,6 +38,10 @@ export interface FetchHandlerOptions extends CompatOptions {
   tokens?: string[];
   /** Delay before every answer, refusals included, in ms (as `--delay`). Default 0. */
   delayMs?: number;
+  /** Milliseconds between a streamed answer's events (text/event-stream, JSON lines), the first sent at once. As `--stream-interval`; default 10. */
+  streamIntervalMs?: number;
+  /** The most events a streamed answer sends, its terminator (`data: [DONE]`) aside. As `--stream-max-events`; default 20. */
+  streamMaxEvents?: number;
   /** Largest request body in bytes; larger is 413 (as `--max-body`). Default 1 MiB. */
   maxBodyBytes?: number;
   /** Stateful mode: the most bytes of JSON the stored items may take, as the server's --max-state (default 32 MiB); a create past it is answered 422 and not stored. */
@@ -62,6 +66,8 @@ export interface ResolvedFetchOptions {
   passthrough: boolean;
   tokens: string[];
   delayMs: number;
+  streamIntervalMs: number;
+  streamMaxEvents: number;
   maxBodyBytes: number;
   maxStateBytes: number;
   journalLimit: number;
@@ -97,6 +103,8 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
     passthrough: options.passthrough ?? false,
     tokens: options.tokens ?? [],
     delayMs: options.delayMs ?? DEFAULTS.delayMs,
+    streamIntervalMs: options.streamIntervalMs ?? DEFAULTS.streamIntervalMs,
+    streamMaxEvents: options.streamMaxEvents ?? DEFAULTS.streamMaxEvents,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     maxStateBytes: options.maxStateBytes ?? DEFAULTS.maxStateBytes,
     journalLimit: options.journalLimit ?? DEFAULTS.journalLimit,
@@ -109,6 +117,8 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
   wholeNumber('seedItems', resolved.seedItems, 0, 1000);
   if (resolved.seedItems > 0 && !resolved.stateful) throw new ConfigError('seedItems', 'fills stateful mode\'s store, and stateful mode is off (stateful: false); leave one of them out');
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
+  wholeNumber('streamIntervalMs', resolved.streamIntervalMs, 0, 60_000);
+  wholeNumber('streamMaxEvents', resolved.streamMaxEvents, 1, 10_000);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
   wholeNumber('maxStateBytes', resolved.maxStateBytes, 1, 16 * 1024 ** 3);
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);

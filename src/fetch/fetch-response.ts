@@ -2,6 +2,7 @@
 // with the faults a client's resilience test asks for made of what fetch has (a network error, a
 // body that breaks off, an answer that never comes). The counterpart of serve-request.ts's send.
 import type { EngineResponse } from '../engine/engine-response.js';
+import { eventDelay, eventText, type StreamBody } from '../common/stream-events.js';
 
 /** Statuses whose Response may carry no body (the Fetch standard's null body statuses). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -38,7 +39,8 @@ export function toResponse(response: EngineResponse, method: string): Response {
     case 'malformed':
       return new Response(response.body.slice(0, Math.max(1, response.body.length - 1)) + ',', { status: response.status, headers });
     default:
-      return new Response(body, { status: response.status, headers });
+      // A stream's events arrive one by one, as from the server (write-stream.ts).
+      return new Response(body !== null && response.stream ? eventStream(response.stream) : body, { status: response.status, headers });
   }
 }
 
@@ -51,6 +53,29 @@ function halfThenBreak(body: string): ReadableStream<Uint8Array> {
     },
     pull(controller) {
       controller.error(new TypeError('the stub closed the connection mid-body (fault: close)'));
+    },
+  });
+}
+
+/** The events of a streamed answer, each after its delay; cancelling the body (the client leaving) stops the timers. */
+function eventStream(stream: StreamBody): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let index = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return new ReadableStream({
+    pull(controller) {
+      if (index >= stream.events.length) return controller.close();
+      return new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          controller.enqueue(encoder.encode(eventText(stream.format, stream.events[index])));
+          index++;
+          if (index >= stream.events.length) controller.close();
+          resolve();
+        }, eventDelay(stream, index));
+      });
+    },
+    cancel() {
+      clearTimeout(timer);
     },
   });
 }

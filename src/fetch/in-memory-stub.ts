@@ -59,7 +59,7 @@ export class InMemoryStub {
     const fixtures = scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled);
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
     const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
-    const state: EngineState = { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null, defaultDelayMs: options.delayMs, resources };
+    const state: EngineState = { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null, defaultDelayMs: options.delayMs, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, resources };
     // Capped as the server's store is: a page's memory is no less finite than a server's.
     const store = resources ? new LocalStateStore(() => {}, options.maxStateBytes) : null;
     // Stateful mode starts with the list examples' items and `seedItems` generated ones, as the server's does.

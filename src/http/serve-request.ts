@@ -15,6 +15,7 @@ import { MAX_OWED } from './in-flight.js';
 import { readBody } from './read-body.js';
 import { isMultipart, readMultipart } from './read-multipart.js';
 import type { Exchange, ServeSettings } from './exchange.js';
+import { writeStream } from './write-stream.js';
 
 export type { ServeSettings } from './exchange.js';
 
@@ -102,6 +103,8 @@ function send(exchange: Exchange, response: EngineResponse): void {
   if (settings.cors) applyCors(req, res, response.operation?.responseHeaderNames);
   if (response.fault) injectFault(response, exchange);
   else if (request.bodyLimitExceeded !== undefined) writeAndDrain(res, req, response, request);
+  // A stream is journaled once it ends, with the events the client got.
+  else if (response.stream && request.method !== 'HEAD') return writeStream(res, response.status, response.headers, response.stream, (sent) => record(exchange, { ...response, body: sent }));
   else write(res, response, request);
   // Faults are journaled too: a resilience test still asserts that its request arrived.
   record(exchange, response);

@@ -12,6 +12,7 @@ import { followToObject } from './follow-ref.js';
 import { isSchema, type Schema } from './schema-view.js';
 import { headerSafe } from './header-value.js';
 import { normaliseResponseKey } from './documented-response.js';
+import { compileStream } from './compile-stream.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 import { STUB_POLICY, type CompatPolicy } from '../config/compat-policy.js';
 
@@ -46,7 +47,13 @@ function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: st
     headers,
     sampleHeaders: Object.freeze(Object.fromEntries(headers.filter((h) => h.sample !== null).map((h) => [h.name, h.sample!]))),
   };
-  const variants = Object.entries(content).map(([type, media]) => compileMedia(spec, compiler, shared, type, isSchema(media) ? media : {}, response.pointer, warn, requestSchema, policy));
+  const variants = Object.entries(content).map(([type, raw]) => {
+    const media = isSchema(raw) ? raw : {};
+    const variant = compileMedia(spec, compiler, shared, type, media, response.pointer, warn, requestSchema, policy);
+    // A stream's events (rule 7), read from its media type, its response and the request's `stream` flag.
+    variant.stream = compileStream(spec, compiler, type, media, `${response.pointer}/content/${escapePointerToken(type)}`, response.value, requestSchema);
+    return variant;
+  });
   const variant = variants.find((v) => isJsonMediaType(v.contentType!)) ?? variants[0] ?? compileMedia(spec, compiler, shared, null, null, response.pointer, warn, requestSchema, policy);
   for (const v of variants) v.variants = variants;
   return variant;
@@ -85,6 +92,7 @@ function compileMedia(
       return sortExamples().broken;
     },
     variants: [],
+    stream: null,
   };
 }
 

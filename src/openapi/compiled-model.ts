@@ -13,6 +13,7 @@ import type { FormPlan } from './compile-form.js';
 import type { Secrets } from './secrets.js';
 import type { CallbackPlan, OutboundPlan } from './compile-outbound.js';
 import type { CompatPolicy } from '../config/compat-policy.js';
+import type { StreamPlan } from './compile-stream.js';
 
 export interface MediaPlan {
   /** The media type as documented, lower-case (`application/json`, `application/*`, `*\/*`). */
@@ -63,6 +64,8 @@ export interface ResponsePlan {
    * default one: the JSON media type, else the first.
    */
   variants: ResponsePlan[];
+  /** A media type that is a stream of events (text/event-stream, JSON lines): what its events are; null for any other. */
+  stream: StreamPlan | null;
 }
 
 export interface CompiledOperation {

@@ -22,7 +22,7 @@ export interface Fitted {
 type Generate = (pointer: string, key: string, dynamic: boolean) => unknown;
 
 /** Data for `plan`'s schema keyed by `key`, generated again while it breaks the schema (unless `capped` says it was cut to size). */
-export function generateFitting(generate: Generate, plan: ResponsePlan, key: string, dynamic: boolean, capped: (pointer: string) => boolean): Fitted {
+export function generateFitting(generate: Generate, plan: Pick<ResponsePlan, 'schemaPointer' | 'validateBody'>, key: string, dynamic: boolean, capped: (pointer: string) => boolean): Fitted {
   if (!plan.schemaPointer) return { value: undefined, violations: null, capped: false };
   let best: Fitted | null = null;
   for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {

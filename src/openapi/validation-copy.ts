@@ -47,7 +47,6 @@ export function validationCopy(document: object, version: OpenApiVersion, file: 
       if (LEFT_OUT.has(key) || key.startsWith('x-')) continue;
       const value = node[key];
       const at = { parent: path, key };
-      if (key === 'itemSchema') warn(at, 'OpenAPI 3.2 feature not served', 'streamed items (`itemSchema`) are not validated or generated item by item');
       if (key === 'in' && value === 'querystring') warn(path, 'OpenAPI 3.2 feature not served', 'a `querystring` parameter (the whole query as one value) is not validated');
       if (VERBATIM.has(key)) {
         if (key === 'enum' && Array.isArray(value) && value.length === 0) {

@@ -35,5 +35,5 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   for (const line of fixtures.said ?? []) log(line);
   for (const warning of fixtures.warnings) log(`warning: ${warning.file}: ${warning.reason}`);
   const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
-  return { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null, defaultDelayMs: options.delayMs, resources };
+  return { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null, defaultDelayMs: options.delayMs, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, resources };
 }
