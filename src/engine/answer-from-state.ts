@@ -10,7 +10,7 @@ import { fnv1a } from '../generate/seeded-random.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import { exactIntegerValue, identityOf, isExactObject, parseExactJson, stringifyExact } from '../common/exact-json.js';
 import type { ExactJson } from '../common/plain-http.js';
-import type { BuiltResponse, Choice, Refusal, StateChange, StoredState } from './engine-types.js';
+import type { BuiltResponse, Choice, Refusal, StateChange, StoredState, StoreFigures } from './engine-types.js';
 import { stateRefusals } from './refusals.js';
 import { pageAsked } from './links-on-stub.js';
 import { setOwn } from '../common/json-value.js';
@@ -53,10 +53,17 @@ export function answerFromState(
     const skip = paging ? (pageAsked(query, paging.page) - 1) * size : 0;
     const take = paging ? skip + size : limit !== null && /^\d+$/.test(limit) ? Number(limit) : Infinity;
     const cursor = paging ? null : operation.cursorPaging;
-    if (cursor?.param) return cursorPage(cursor, cursor.param, resource, items, scoped, query, (listed, next) => ({ ...respond(action.listField === null ? listed : { [action.listField]: listed }, null, false), next }));
+    // The answer's `total`, `num_pages`, `X-Total-Count`… are the store's.
+    const figures = (perPage: number | null, page: number | null): StoreFigures => ({ declared: action.figures ?? [], total: count, page, size: perPage, pages: perPage ? Math.max(1, Math.ceil(count / perPage)) : 1 });
+    if (cursor?.param) {
+      const perPage = pageSizeAsked(cursor, query);
+      return cursorPage(cursor, cursor.param, resource, items, scoped, query, (listed, next) => ({ ...respond(action.listField === null ? listed : { [action.listField]: listed }, null, false), next, figures: figures(perPage, null) }));
+    }
     const listed = (scoped ?? first(items.values(), take).map(parseItem)).slice(skip, take);
     const answer = respond(action.listField === null ? listed : { [action.listField]: listed }, null, false);
-    return paging ? { ...answer, pages: Math.max(1, Math.ceil(count / size)) } : answer;
+    if (!paging) return { ...answer, figures: figures(Number.isFinite(take) ? take : null, null) };
+    const made = figures(size, pageAsked(query, paging.page));
+    return { ...answer, pages: made.pages, figures: made };
   }
   // An item is stored bare and answered in the document's envelope (`{"data": {...}}`).
   const answered = (item: unknown) => (action.envelope === null ? item : { [action.envelope]: item });

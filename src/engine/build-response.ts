@@ -14,6 +14,7 @@ import type { ExactJson, PlainRequest } from '../common/plain-http.js';
 import { latin1Text } from '../common/bytes.js';
 import { isExactObject } from '../common/exact-json.js';
 import { mendFromFallback } from './mend-from-fallback.js';
+import { withStoreFigures } from './store-figures.js';
 
 export function buildResponse(operation: CompiledOperation, choice: Choice, request: PlainRequest, body: ExactJson | null): BuiltResponse {
   switch (choice.kind) {
@@ -38,7 +39,7 @@ export function buildResponse(operation: CompiledOperation, choice: Choice, requ
     case 'echo':
       return echoOrFallback(operation, choice.plan, choice.status, request, body!);
     case 'state':
-      return { ...fromState(operation, choice.plan, request, choice.value, choice.identity, choice.placing), pages: choice.pages, next: choice.next };
+      return withStoreFigures({ ...fromState(operation, choice.plan, request, choice.value, choice.identity, choice.placing), pages: choice.pages, next: choice.next }, choice.figures);
   }
 }
 

@@ -12,7 +12,7 @@ import { findIdKey, ID_NAMES } from '../openapi/id-property.js';
 import type { BuiltResponse } from './engine-types.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import { checkBody } from './check-body.js';
-import { STATELESS_PAGES } from './links-on-stub.js';
+import { pageAsked, STATELESS_PAGES } from './links-on-stub.js';
 import { escapedPath } from '../common/uri-path.js';
 
 type JsonObject = Record<string, unknown>;
@@ -42,6 +42,20 @@ export function cursorAt(paging: CursorPaging, offset: number): string {
 export function pageSizeAsked(paging: CursorPaging, query: URLSearchParams): number | null {
   const asked = paging.size === null ? null : query.get(paging.size);
   return asked !== null && /^[1-9]\d{0,3}$/.test(asked) ? Number(asked) : paging.defaultSize;
+}
+
+/**
+ * The page of a list a request asks for, counted from 1: where the list is paged by cursor, the
+ * page its cursor starts (any `after` cursor names a later page), else `?page=`. The items of
+ * later pages get ids of their own (agree-with-request.ts), so a client paging through an example
+ * sees no item twice.
+ */
+export function pageOfRequest(paging: CursorPaging | null, query: URLSearchParams): number {
+  const asked = paging?.param ? query.get(paging.param) : null;
+  if (paging === null || asked === null) return pageAsked(query);
+  if (paging.kind === 'after') return 2;
+  const size = pageSizeAsked(paging, query) ?? STATELESS_PAGE_SIZE;
+  return Math.floor(cursorOffset(paging, asked) / size) + 1;
 }
 
 /**
@@ -142,15 +156,18 @@ function nextValues(name: string, value: unknown, made: Made): unknown[] {
     return made.numeric || typeof value === 'number' ? [...offset, next] : [next, ...offset];
   }
   if (!LINK_FIELDS.has(name)) return [];
-  // Asana's `next_page: {offset, path, uri}`, a HAL-like `{href}`, or the link itself.
-  if (next === null) return absent ? [] : [null, LEFT_OUT];
+  // Asana's `next_page: {offset, path, uri}`, a HAL-like `{href}`, or the link itself. At the end,
+  // null where it fits, also where the answer left the field out (a list from the state): a client
+  // reads the end there.
+  if (next === null) return absent ? [null] : [null, LEFT_OUT];
   if (isObject(value) && 'offset' in value) return [{ ...value, offset: next, path: made.pathAndQuery, uri: made.link ?? value.uri }];
   if (isObject(value) && typeof value.href === 'string') return made.link === null ? [] : [{ ...value, href: made.link }];
   if (value !== null && !absent && typeof value !== 'string') return [];
   // A relative link (Twilio's `/2010-04-01/…?PageToken=…`, a `…_uri` that holds no absolute URL)
   // stays relative, under the mount path.
   const relative = typeof value === 'string' && value.startsWith('/') ? true : name.endsWith('uri') && !(typeof value === 'string' && /^https?:/i.test(value));
-  // A schema that asks for `format: uri` (Twilio's) takes only the absolute one.
+  // A schema that asks for `format: uri` takes only the absolute one, unless the document's own
+  // examples are relative (Twilio's: openapi/relative-uris.ts reads it as `uri-reference`).
   const absolute = made.link === null ? [] : [made.link];
   const links = relative ? [made.relativeLink, ...absolute] : absolute;
   // Where Asana's `next_page` has no value to go by, its object first.

@@ -4,6 +4,7 @@
 // engine-response.ts.)
 import type { ResponsePlan } from '../openapi/compiled-model.js';
 import type { ResourceActionKind } from '../openapi/compile-resources.js';
+import type { ListFigure } from '../openapi/list-figures.js';
 import type { Fault } from '../common/faults.js';
 import type { Scenario } from './scenario.js';
 
@@ -58,7 +59,21 @@ export type Choice =
    * the parent's path values), never replaced when the answer is mended. `identity`: an item's id property (and envelope), kept even where the answer's schema
    * does not declare it, so the client learns the id it must use; null for a list.
    */
-  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null; identity: StateIdentity | null; placing: ReadonlySet<string>; pages?: number; next?: string | null };
+  | { kind: 'state'; plan: ResponsePlan; status: number; value: unknown; change: StateChange | null; identity: StateIdentity | null; placing: ReadonlySet<string>; pages?: number; next?: string | null; figures?: StoreFigures };
+
+/** A stateful list's figures, from the store: what its answer's `total`, `num_pages`, `X-Total-Count`… say. */
+export interface StoreFigures {
+  /** Where the answer declares them (compiled from its schema). */
+  declared: readonly ListFigure[];
+  /** The items in all (under this parent, for a nested collection). */
+  total: number;
+  /** The page answered, counted as the request counts it; null where the list is not paged by number. */
+  page: number | null;
+  /** Items per page; null where the list is answered whole. */
+  size: number | null;
+  /** The pages the items fill (1 for a list answered whole). */
+  pages: number;
+}
 
 /** Where an item answered from the state carries its id: `gid` inside `data` of `{"data": {...}}`. */
 export interface StateIdentity {

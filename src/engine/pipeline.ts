@@ -18,8 +18,8 @@ import { serializeBody } from './serialize-body.js';
 import { validateRequest } from './validate-request.js';
 import { answerFromState, storedAsAnswered } from './answer-from-state.js';
 import { agreeWithRequest } from './agree-with-request.js';
-import { keepLinksOnStub, locateCreated, pageAsked, stubOrigin } from './links-on-stub.js';
-import { cursorPages } from './cursor-pages.js';
+import { keepLinksOnStub, locateCreated, stubOrigin } from './links-on-stub.js';
+import { cursorPages, pageOfRequest } from './cursor-pages.js';
 import { conditionalGet } from './conditional-get.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import type { Resources } from '../openapi/compile-resources.js';
@@ -138,7 +138,7 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
     if (error instanceof SchemaTooComplexError) return refused(serverRefusals.tooComplex(choice.plan?.schemaPointer ?? ''), operation);
     throw error;
   }
-  const linked = keepLinksOnStub(agreeWithRequest(operation, choice, built, pathParams, pageAsked(query)), request, query, state.compiled.serverOrigins);
+  const linked = keepLinksOnStub(agreeWithRequest(operation, choice, built, pathParams, pageOfRequest(operation.cursorPaging, query)), request, query, state.compiled.serverOrigins);
   const paged = operation.cursorPaging === null ? linked : cursorPages(operation.cursorPaging, linked, request, query, stubOrigin(request));
   const created = choice.kind === 'state' && choice.change?.action === 'create' && action ? choice.change.id : null;
   const answer = created === null || !action ? paged : locateCreated(paged, request, action.resource.itemPath, action.resource.idParam, created, pathParams);

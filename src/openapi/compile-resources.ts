@@ -14,6 +14,7 @@ import type { Validator } from './schema-compiler.js';
 import { followRefs } from './follow-ref.js';
 import { deref, isSchema, objectView, schemaTypes, type ObjectView, type Schema } from './schema-view.js';
 import { findIdKey, itemIdNames, KEYED_BY_NAME, normalizedName, resourceWord } from './id-property.js';
+import { listFiguresOf, type ListFigure } from './list-figures.js';
 
 export type ResourceActionKind = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'delete';
 
@@ -62,6 +63,8 @@ export interface ResourceAction {
   limitParam: boolean;
   /** list: the page and page-size query parameters it documents (`page`, `per_page`) and the size's default. */
   paging?: { page: string; size: string; defaultSize: number } | null;
+  /** list: the figures its answer declares about the whole list (`total`, `meta.num_pages`), answered from the store. */
+  figures?: readonly ListFigure[];
   /**
    * The envelope this operation's answer wraps the item in: the resource's, unless this answer's
    * own schema has no such property (a create answering a bare `{"test_case_uuid": ...}` where
@@ -122,7 +125,7 @@ export function compileResources(spec: LoadedDocument, operations: readonly Comp
     if (create) bind(actions, resource, create, { ...plain, kind: 'create', envelope: envelopeOf(spec, create, resource) });
     if (list) {
       const listField = listFieldOf(spec, list, resource.idField);
-      if (listField !== undefined) bind(actions, resource, list, { ...plain, kind: 'list', listField, limitParam: hasQueryParameter(spec, list, 'limit'), paging: pagingOf(spec, list) });
+      if (listField !== undefined) bind(actions, resource, list, { ...plain, kind: 'list', listField, limitParam: hasQueryParameter(spec, list, 'limit'), paging: pagingOf(spec, list), figures: listFiguresOf(spec, schemaAt(spec, list.success?.schemaPointer)) });
     }
     for (const method of itemOperations) {
       const operation = itemMethods.get(method)!;

@@ -11,6 +11,7 @@ import { branchDiscriminator, branchTags } from '../common/discriminator.js';
 import type { OpenApiVersion } from './load-document.js';
 import type { Warn } from './document-warnings.js';
 import { UNIQUE_ITEMS } from './unique-items-keyword.js';
+import { RelativeUris } from './relative-uris.js';
 
 /** Keys whose value maps names to things (property names, status codes, media types, paths…). */
 const NAME_MAPS = new Set([
@@ -38,14 +39,16 @@ function pointerOf(path: Path): string {
 export function validationCopy(document: object, version: OpenApiVersion, file: string, report: Warn): object {
   const warn = (path: Path, kind: string, reason: string) => report({ file, pointer: pointerOf(path), kind, reason });
   const linearTime = new Map<string, boolean>();
+  const relativeUris = new RelativeUris();
 
   const copyNode = (node: unknown, path: Path): unknown => {
     if (Array.isArray(node)) return node.map((item, i) => copyNode(item, { parent: path, key: String(i) }));
     if (!isObject(node)) return node;
     const copy: Record<string, unknown> = {};
     for (const key in node) {
-      if (LEFT_OUT.has(key) || key.startsWith('x-')) continue;
       const value = node[key];
+      if (LEFT_OUT.has(key)) relativeUris.readExamples(value);
+      if (LEFT_OUT.has(key) || key.startsWith('x-')) continue;
       const at = { parent: path, key };
       if (key === 'in' && value === 'querystring') warn(path, 'OpenAPI 3.2 feature not served', 'a `querystring` parameter (the whole query as one value) is not validated');
       if (VERBATIM.has(key)) {
@@ -69,6 +72,7 @@ export function validationCopy(document: object, version: OpenApiVersion, file: 
     }
     const integer = integerKind(node);
     if (integer) copy[EXACT_INTEGER] = integer;
+    if (copy.format === 'uri' && path?.parent?.key === 'properties') relativeUris.noteProperty(path.key, copy, pointerOf(path));
     // `allOf: [X, {nullable: true}]` says the same as a `nullable` beside the allOf.
     if (version === '3.0' && Array.isArray(node.allOf) && node.allOf.some(isBareNullable) && Array.isArray(copy.allOf)) {
       copy.allOf = copy.allOf.filter((_member, i) => !isBareNullable((node.allOf as unknown[])[i]));
@@ -90,7 +94,12 @@ export function validationCopy(document: object, version: OpenApiVersion, file: 
     }
     return copy;
   };
-  return copyNode(document, null) as object;
+  const copied = copyNode(document, null) as object;
+  relativeUris.apply((pointer, name) => report({
+    file, pointer: `${pointer}/format`, kind: 'relative uri examples',
+    reason: `\`format: uri\`, but the document's examples give \`${name}\` a path relative to the API's host; read as \`uri-reference\``,
+  }));
+  return copied;
 }
 
 /**
