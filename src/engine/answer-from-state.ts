@@ -237,7 +237,9 @@ export function newIdentity(resource: Resource, items: ReadonlyMap<string, strin
   const draw = (attempt: number) => `${resource.name}\u0000${items.size}\u0000${attempt}`;
   const drawn = (attempt: number) => {
     if (resource.idKind === 'uuid') return uuidFrom(draw(attempt));
-    if (resource.idKind === 'pattern') return redrawId(resource.idTemplate!, fnv1a(draw(attempt)));
+    // The template redrawn within each character's class, else (where that breaks the pattern) one drawn afresh.
+    const redrawn = resource.idKind === 'pattern' ? redrawId(resource.idTemplate!, fnv1a(draw(attempt))) : null;
+    if (redrawn !== null && resource.idFits?.(redrawn) !== false) return redrawn;
     return resource.drawId?.(draw(attempt)) ?? null;
   };
   if (resource.idKind !== 'integer' && resource.idKind !== 'string') {
@@ -248,7 +250,8 @@ export function newIdentity(resource: Resource, items: ReadonlyMap<string, strin
   }
   let largest = 0;
   for (const id of items.keys()) if (/^\d{1,15}$/.test(id)) largest = Math.max(largest, Number(id));
-  return resource.idKind === 'integer' ? largest + 1 : String(largest + 1);
+  // A counted text id is as long as its schema asks (`minLength: 6`: `000001`).
+  return resource.idKind === 'integer' ? largest + 1 : String(largest + 1).padStart(resource.minLength, '0');
 }
 
 /** A create whose identity is taken: the documented 409, else the documented 400, in the API's own error shape. */

@@ -3,6 +3,16 @@
 // its pattern. What keeps list items distinct and gives stateful creates ids in the document's
 // own format; derived from a hash, so the same inputs give the same id.
 import { fnv1a } from './seeded-random.js';
+import { generatorLibraries } from './generator-libraries.js';
+import { EXTRA_FORMATS } from './extra-formats.js';
+
+/** What of a string id's schema a new id must fit. */
+export interface IdConstraints {
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  format?: string;
+}
 
 export function redrawId(value: string, hash: number): string {
   const chars = [...value];
@@ -30,4 +40,18 @@ export function uuidFrom(text: string): string {
   for (let part = 0; part < 4; part++) hex += fnv1a(`${part}\u0000${text}`).toString(16).padStart(8, '0');
   const variant = '89ab'[parseInt(hex[16], 16) % 4];
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * A string generated for the id's own constraints (`pattern: ^se(-[a-z0-9]+)+$`, `minLength`,
+ * `format`) by json-schema-faker, from `key`'s hash: where the answer's generated data has no id
+ * that fits what the read's path parameter asks. Null where none is made (a pattern it cannot read).
+ */
+export function idFromConstraints(constraints: IdConstraints, key: string): string | null {
+  try {
+    const value = generatorLibraries().generateSync({ type: 'string', ...constraints }, { seed: fnv1a(key) | 0, formats: EXTRA_FORMATS });
+    return typeof value === 'string' && value.trim() !== '' ? value : null;
+  } catch {
+    return null;
+  }
 }

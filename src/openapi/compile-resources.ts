@@ -15,6 +15,8 @@ import { followRefs } from './follow-ref.js';
 import { deref, isSchema, objectView, schemaTypes, type ObjectView, type Schema } from './schema-view.js';
 import { findIdKey, itemIdNames, KEYED_BY_NAME, normalizedName, resourceWord } from './id-property.js';
 import { listFiguresOf, type ListFigure } from './list-figures.js';
+import { re2 } from './re2.js';
+import { idFromConstraints, type IdConstraints } from '../generate/id-values.js';
 
 export type ResourceActionKind = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'delete';
 
@@ -34,8 +36,12 @@ export interface Resource {
   idKind: 'integer' | 'uuid' | 'string' | 'pattern' | 'format';
   /** `pattern`: a valid id (the schema's example) new ids are drawn like. */
   idTemplate: string | null;
-  /** `format`: the id of the answer's data generated for `key` (the same key, the same id); null when it has none. */
+  /** `format`, `pattern`: an id drawn for `key` (the same key, the same id; the answer's data's where it fits the id's schema); null when none is made. */
   drawId: ((key: string) => string | null) | null;
+  /** Whether a string id fits the id's pattern and lengths; null where the id is no constrained string. */
+  idFits: ((id: string) => boolean) | null;
+  /** The id's `minLength` (0 for none): a counted id is padded with zeros to it. */
+  minLength: number;
   /** Validates one stored item (the create operation's JSON body schema); null when none is documented. */
   validateItem: Validator | null;
   /** The request bodies' envelope property (`data` of `{"data": {...}}`); null when the body is the item. */
@@ -168,12 +174,20 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
   // parameter says more (`format: uuid`, a pattern), new ids follow the parameter.
   const idSchemaView = idSchema && !(isOpenString(deref(spec, idSchema)) && paramSchema && !isOpenString(paramSchema)) ? deref(spec, idSchema) : paramSchema;
   let { idKind, idTemplate } = idKindOf(idSchemaView);
-  // A patterned id without an example (Twilio's `^(SM|MM)[0-9a-fA-F]{32}$`): new ids are drawn
-  // like one the answer's own data generator makes, so they fit the pattern the read's path asks.
-  const drawId = idDrawer(read ?? create, idField, answer.envelope);
+  const constraints = idSchemaView && idKind !== 'integer' && idKind !== 'uuid' ? idConstraints(idSchemaView) : null;
+  const idFits = constraints ? idChecker(constraints) : null;
+  // New ids are drawn like one the answer's own data generator makes (Twilio's `SM` + 32 hex
+  // digits), where that fits what the read's path asks; else generated for the id's own pattern,
+  // lengths and format (a path parameter's `^se(-[a-z0-9]+)+$` the answer's property leaves open).
+  const fromAnswer = idDrawer(read ?? create, idField, answer.envelope);
+  const followsParam = idSchemaView === paramSchema && idSchemaView !== undefined;
+  const drawId = constraints === null ? fromAnswer : (key: string) => {
+    const drawn = followsParam && constraints.format !== undefined ? null : fromAnswer?.(key) ?? null;
+    return drawn !== null && idFits!(drawn) ? drawn : idFromConstraints(constraints, key);
+  };
+  // A patterned id without an example: new ids are that of a drawn one, redrawn.
   if (idKind === 'string' && typeof idSchemaView?.pattern === 'string') {
-    const pattern = regExpOf(idSchemaView.pattern);
-    idTemplate = [0, 1, 2, 3, 4].map((attempt) => drawId?.(`id template ${attempt}`) ?? null).find((id) => id !== null && pattern?.test(id) === true) ?? null;
+    idTemplate = [0, 1, 2, 3, 4].map((attempt) => drawId?.(`id template ${attempt}`) ?? null).find((id) => id !== null && idFits?.(id) === true) ?? null;
     if (idTemplate !== null) idKind = 'pattern';
   }
   // Any other format (`ipv4`): each new id is generated, as the format asks.
@@ -193,7 +207,9 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
     idField,
     idKind,
     idTemplate,
-    drawId: idKind === 'format' ? drawId : null,
+    drawId: idKind === 'format' || idKind === 'pattern' ? drawId : null,
+    idFits,
+    minLength: typeof idSchemaView?.minLength === 'number' ? idSchemaView.minLength : 0,
     validateItem: body.envelope === null ? create?.body?.media.find((media) => media.json)?.validate ?? null : null,
     bodyEnvelope: body.envelope,
     answerEnvelope: answer.envelope,
@@ -304,17 +320,33 @@ function propertyOfFormat(spec: LoadedDocument, view: ObjectView | null, paramSc
   return matching.length === 1 ? matching[0][0] : null;
 }
 
-/** A string schema without format, pattern or enum: any string fits. */
+/** A string schema without format, pattern, enum or a least length: any string (a counted `1`) fits. */
 function isOpenString(schema: Schema): boolean {
-  return schemaTypes(schema).includes('string') && schema.format === undefined && schema.pattern === undefined && schema.enum === undefined;
+  return schemaTypes(schema).includes('string') && schema.format === undefined && schema.pattern === undefined && schema.enum === undefined
+    && !(typeof schema.minLength === 'number' && schema.minLength > 1);
 }
 
-function regExpOf(source: string): RegExp | null {
+/** The pattern, lengths and format of a string id's schema. */
+function idConstraints(schema: Schema): IdConstraints | null {
+  const picked: IdConstraints = {};
+  if (typeof schema.pattern === 'string') picked.pattern = schema.pattern;
+  if (typeof schema.minLength === 'number') picked.minLength = schema.minLength;
+  if (typeof schema.maxLength === 'number') picked.maxLength = schema.maxLength;
+  if (typeof schema.format === 'string') picked.format = schema.format;
+  return Object.keys(picked).length === 0 ? null : picked;
+}
+
+/** Whether an id fits the pattern (by RE2, as the validators match it) and the lengths; the format is the generator's to keep. */
+function idChecker({ pattern, minLength = 0, maxLength = Infinity }: IdConstraints): (id: string) => boolean {
+  let matcher: ((text: string) => boolean) | null = null;
   try {
-    return new RegExp(source, 'u');
+    const compiled = pattern === undefined ? null : re2().compile(pattern);
+    matcher = compiled === null ? () => true : (text) => compiled.matcher(text).find();
   } catch {
-    return null;
+    // A pattern RE2 cannot run is not enforced by the validators either.
+    matcher = () => true;
   }
+  return (id) => [...id].length >= minLength && [...id].length <= maxLength && matcher!(id);
 }
 
 function idKindOf(schema: Schema | undefined): Pick<Resource, 'idKind' | 'idTemplate'> {
