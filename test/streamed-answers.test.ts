@@ -248,6 +248,24 @@ describe('a JSON body\'s "stream": true, as LLM APIs take it', () => {
   });
 });
 
+describe('the terminator', () => {
+  it('is found in any of the request\'s stream properties, as OpenAI names it only in stream_options', async () => {
+    const document = CHAT_31.replace('terminated by a \`data: [DONE]\` message.', 'sent as they come.').replace(
+      '                stream: {type: boolean,',
+      "                stream_options: {anyOf: [{type: object, properties: {include_usage: {type: boolean, description: 'one more chunk before the \`data: [DONE]\` message'}}}, {type: 'null'}]}\n                stream: {type: boolean,",
+    );
+    expect(document).not.toBe(CHAT_31);
+    for (const [text, named] of [[document, true], [CHAT_31.replace('terminated by a \`data: [DONE]\` message.', 'sent as they come.'), false]] as const) {
+      const { stub, done } = await withDocument(text);
+      try {
+        expect((await readStream(`${stub.url}/chat`, CHAT_BODY(true))).text.endsWith('data: [DONE]\n\n')).toBe(named);
+      } finally {
+        await done();
+      }
+    }
+  });
+});
+
 describe('bounds and a client that leaves', () => {
   it('sends at most --stream-max-events events, the terminator aside', async () => {
     const { stub, done } = await withDocument(CHAT_31, { streamMaxEvents: 2 });

@@ -5,7 +5,7 @@
 import type { LoadedDocument } from './load-document.js';
 import type { SchemaCompiler, Validator } from './schema-compiler.js';
 import { followToObject } from './follow-ref.js';
-import { isSchema, objectView, type Schema } from './schema-view.js';
+import { deref, isSchema, objectView, type Schema } from './schema-view.js';
 import { parseStreamText, streamFormat, type StreamEvent, type StreamFormat } from '../common/stream-events.js';
 
 export interface StreamPlan {
@@ -69,11 +69,15 @@ function shapeOfEvent(spec: LoadedDocument, item: Schema, pointer: string): Stre
   return { dataPointer: data.value.contentSchema !== undefined ? `${data.pointer}/contentSchema` : null };
 }
 
-/** Whether the media type, its response, its item schema or the request's `stream` property names `[DONE]`. */
+/**
+ * Whether the media type, its response, its item schema or the request's stream properties
+ * (`stream`, `streaming`, `stream_options`: OpenAI's chat completions name `data: [DONE]` only in
+ * the last one) mention `[DONE]`.
+ */
 function namesDone(spec: LoadedDocument, media: Schema, response: Schema, item: Schema | undefined, requestSchema: unknown): boolean {
   const view = requestSchema === null || requestSchema === undefined ? null : objectView(spec, requestSchema);
-  const flag = view?.properties.get('stream') ?? view?.properties.get('streaming');
-  const texts = [JSON.stringify(media), response.description, item?.description, flag?.description];
+  const flags = [...(view?.properties ?? [])].filter(([name]) => /^stream/i.test(name)).map(([, schema]) => JSON.stringify(deref(spec, schema)));
+  const texts = [JSON.stringify(media), response.description, item?.description, ...flags];
   return texts.some((text) => typeof text === 'string' && text.includes(DONE));
 }
 
