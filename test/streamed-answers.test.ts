@@ -326,6 +326,17 @@ describe('the fetch handler', () => {
     const events = parseSse(await response.text());
     expect(events.length).toBe(6);
     expect(events.at(-1)!.data).toBe('[DONE]');
+    expect(parseSse(handle.requests().at(-1)!.responseBody as string).length).toBe(6);
+  });
+
+  it('stops a stream the client cancels, and journals the events it was sent', async () => {
+    const handle = await createFetchHandler({ document: CHAT_31, baseUrl: 'http://chat.test', log: () => {}, streamIntervalMs: 300 });
+    const response = (await handle(new Request('http://chat.test/chat', CHAT_BODY(true))))!;
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toMatch(/^data: \{/);
+    await reader.cancel();
+    const [entry] = handle.requests();
+    expect(parseSse(entry.responseBody as string).length).toBe(1);
   });
 });
 

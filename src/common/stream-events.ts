@@ -19,7 +19,13 @@ export interface StreamEvent {
 /** What a streamed answer is: its format and its events, in order. */
 export interface StreamBody {
   format: StreamFormat;
-  events: StreamEvent[];
+  /** How many events it sends, its terminator included. */
+  count: number;
+  /**
+   * Event `index` (0 to count - 1), made when first asked for: a generated event of a large chunk
+   * schema costs milliseconds, and the first event must not wait for the others to be made.
+   */
+  event(index: number): StreamEvent;
   /** The wait between events that name none (--stream-interval). */
   intervalMs: number;
 }
@@ -56,15 +62,15 @@ export function eventText(format: StreamFormat, event: StreamEvent): string {
 }
 
 /** The whole stream as one text: what the journal keeps, and what faults cut. */
-export function streamText(stream: Pick<StreamBody, 'format' | 'events'>, count = stream.events.length): string {
+export function streamText(stream: Pick<StreamBody, 'format' | 'count' | 'event'>, count = stream.count): string {
   let text = '';
-  for (let i = 0; i < count; i++) text += eventText(stream.format, stream.events[i]);
+  for (let i = 0; i < count; i++) text += eventText(stream.format, stream.event(i));
   return text;
 }
 
 /** How long to wait before event `index`: its own delay, else none for the first (it goes at once), else the interval. */
 export function eventDelay(stream: StreamBody, index: number): number {
-  return stream.events[index].delayMs ?? (index === 0 ? 0 : stream.intervalMs);
+  return stream.event(index).delayMs ?? (index === 0 ? 0 : stream.intervalMs);
 }
 
 function oneLine(text: string): string {

@@ -12,7 +12,6 @@ import { latin1Text } from '../common/bytes.js';
 import { isObject } from '../common/json-value.js';
 import type { StreamBody, StreamEvent } from '../common/stream-events.js';
 import { streamText } from '../common/stream-events.js';
-import { eventFits } from '../openapi/compile-stream.js';
 import { headerSafe } from '../openapi/header-value.js';
 import type { Choice, Selection } from './engine-types.js';
 import type { EngineResponse } from './engine-response.js';
@@ -55,21 +54,25 @@ export function streamVariant(choice: Choice, accept: string | string[] | undefi
 /** A streamed answer as the pipeline hands it on (its delay settled by the pipeline's last stage). */
 export type StreamResponse = Omit<EngineResponse, 'delayMs'> & { delayMs: number | null };
 
-/** The whole streamed answer: status, headers, events, and the events' self-check. */
+/** The whole streamed answer: status, headers and events. */
 export function streamResponse(operation: CompiledOperation, plan: ResponsePlan, choice: Choice, request: PlainRequest, settings: StreamSettings, selection: Selection): StreamResponse {
   const { stream, scenario } = answerStream(operation, plan, choice, request, settings);
   const scripted = choice.kind === 'scenario' ? choice.scenario : null;
-  const shape = plan.stream!.eventShape !== null;
-  const problems = stream.events.flatMap((event, i) => event.data === plan.stream!.terminator || eventFits(event, shape, plan.stream!.validateItem) ? [] : [`/events/${i}: breaks the item schema of ${plan.contentType}`]);
+  let text: string | undefined;
   return {
     status: plan.status,
     // No Content-Length: the adapters send the events as they go. `no-cache` keeps proxies from buffering SSE.
     headers: { ...plan.sampleHeaders, ...scripted?.headers, 'content-type': plan.contentType!, 'cache-control': 'no-cache', 'x-mock-scenario': headerSafe(scenario) },
-    body: streamText(stream),
+    // The whole text is made only when something reads it (a fault, HEAD, the journal once the
+    // stream has ended), since making it makes every event.
+    get body() {
+      return (text ??= streamText(stream));
+    },
     stream,
     scenario,
-    violations: [],
-    selfCheck: problems,
+    violations: NOTHING,
+    // Scripted and documented events were checked at start; generated ones that fit no try are a warning (generatedEvent).
+    selfCheck: NOTHING,
     delayMs: selection.delayMs ?? scripted?.delayMs ?? null,
     operation,
     documented: plan,
@@ -79,32 +82,48 @@ export function streamResponse(operation: CompiledOperation, plan: ResponsePlan,
   };
 }
 
-/** The events of `plan`'s stream for this request, bounded, with the terminator last. */
-export function answerStream(operation: CompiledOperation, plan: ResponsePlan, choice: Choice, request: PlainRequest, settings: StreamSettings): StreamAnswer {
-  const streamPlan = plan.stream!;
-  const { events, scenario } = sourceEvents(operation, streamPlan, choice, request, settings);
-  const bounded = events.slice(0, settings.maxEvents);
-  const last = bounded[bounded.length - 1];
-  if (streamPlan.terminator !== null && last?.data !== streamPlan.terminator) bounded.push({ data: streamPlan.terminator });
-  return { plan, scenario, stream: { format: streamPlan.format, events: bounded, intervalMs: settings.intervalMs } };
+const NOTHING = Object.freeze([]) as unknown as string[];
+
+/** Where a stream's events come from: `length` of them, event `i` made by `at(i)`; `listed` when they are a list already. */
+interface EventSource {
+  length: number;
+  at: (index: number) => StreamEvent;
+  listed: readonly StreamEvent[] | null;
+  scenario: string;
 }
 
-function sourceEvents(operation: CompiledOperation, stream: StreamPlan, choice: Choice, request: PlainRequest, settings: StreamSettings): { events: StreamEvent[]; scenario: string } {
-  if (choice.kind === 'scenario') return { events: choice.scenario.events!, scenario: choice.scenario.name };
+/** The events of `plan`'s stream for this request, bounded, with the terminator last, each made once when first asked for. */
+export function answerStream(operation: CompiledOperation, plan: ResponsePlan, choice: Choice, request: PlainRequest, settings: StreamSettings): StreamAnswer {
+  const streamPlan = plan.stream!;
+  const source = sourceEvents(operation, streamPlan, choice, request, settings);
+  const sent = Math.min(source.length, settings.maxEvents);
+  const { terminator } = streamPlan;
+  // A script or example may end with the terminator itself; generated data is JSON, never the bare terminator.
+  const ends = terminator !== null && source.listed?.[sent - 1]?.data !== terminator;
+  const made: StreamEvent[] = [];
+  const event = (index: number): StreamEvent => (index >= sent ? { data: terminator! } : (made[index] ??= source.at(index)));
+  return { plan, scenario: source.scenario, stream: { format: streamPlan.format, count: sent + (ends ? 1 : 0), event, intervalMs: settings.intervalMs } };
+}
+
+function sourceEvents(operation: CompiledOperation, stream: StreamPlan, choice: Choice, request: PlainRequest, settings: StreamSettings): EventSource {
+  const listed = (events: readonly StreamEvent[], scenario: string): EventSource => ({ length: events.length, at: (i) => events[i], listed: events, scenario });
+  if (choice.kind === 'scenario') return listed(choice.scenario.events!, choice.scenario.name);
   // A documented whole stream: the one asked for by name, else the first (unless Prefer: dynamic).
   const asked = choice.kind === 'example' && choice.asked ? choice.name : null;
   const dynamic = choice.kind === 'generated' && choice.dynamic;
   const name = asked !== null && stream.examples.has(asked) ? asked : dynamic ? undefined : stream.examples.keys().next().value;
-  if (name !== undefined) return { events: stream.examples.get(name)!, scenario: `example:${name}` };
-  const count = Math.min(GENERATED_EVENTS, settings.maxEvents);
-  return { events: Array.from({ length: count }, (_, i) => generatedEvent(operation, stream, request, i, dynamic)), scenario: 'generated' };
+  if (name !== undefined) return listed(stream.examples.get(name)!, `example:${name}`);
+  const length = Math.min(GENERATED_EVENTS, settings.maxEvents);
+  return { length, at: (i) => generatedEvent(operation, stream, request, i, dynamic), listed: null, scenario: 'generated' };
 }
 
 /** Event `index` from the item schema, keyed by the request and the index so that each differs and each repeats. */
 function generatedEvent(operation: CompiledOperation, stream: StreamPlan, request: PlainRequest, index: number, dynamic: boolean): StreamEvent {
   if (stream.itemPointer === null) return { data: '{}' };
   const key = `${request.method} ${request.path}?${request.rawQuery} ${latin1Text(request.body)} #event ${index}`;
-  const { value } = generateFitting(operation.generate, { schemaPointer: stream.itemPointer, validateBody: stream.validateItem }, key, dynamic, operation.generationCapped);
+  const { value, violations, capped } = generateFitting(operation.generate, { schemaPointer: stream.itemPointer, validateBody: stream.validateItem }, key, dynamic, operation.generationCapped);
+  // As for a generated body: a schema no try satisfies is a warning at /__admin/warnings.
+  if (violations !== null && violations.length > 0 && !capped) operation.reportUnsatisfiable(stream.itemPointer, violations);
   if (stream.eventShape === null) return { data: JSON.stringify(value ?? null) };
   // 3.2's SSE item: the event's own fields, its data generated from `contentSchema` where it has one.
   const item = isObject(value) ? value : {};

@@ -9,7 +9,7 @@ import type { EngineResponse } from '../engine/engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import { resolveFetchOptions, type FetchHandlerOptions } from './fetch-options.js';
 import { locate, toPlainRequest } from './fetch-request.js';
-import { never, toResponse, waitFor } from './fetch-response.js';
+import { never, sendsEvents, toResponse, waitFor } from './fetch-response.js';
 import { InMemoryStub } from './in-memory-stub.js';
 import { recordsControl } from '../stub/stub-control.js';
 
@@ -67,13 +67,15 @@ export async function createFetchHandler(options: FetchHandlerOptions): Promise<
     }
     let answer: Response;
     let delivered = response;
+    // A stream is journaled once it ends, with the events the client read (as the server does).
+    const ended = (sent: string) => done({ ...response, body: sent });
     try {
-      answer = toResponse(response, request.method);
+      answer = toResponse(response, request.method, ended);
     } catch (error) {
       delivered = stub.internalError(seen, error);
       answer = toResponse(delivered, request.method);
     }
-    done(delivered);
+    if (delivered !== response || !sendsEvents(response, request.method)) done(delivered);
     return answer;
   };
   return Object.assign(handler, { url: resolved.baseUrl, ...recordsControl(stub.recorder, stub.version) });

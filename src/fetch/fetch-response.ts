@@ -24,11 +24,18 @@ export function waitFor(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Whether `toResponse` sends the answer's events one by one (a stream, without a fault, with a body). */
+export function sendsEvents(response: EngineResponse, method: string): boolean {
+  return response.stream !== undefined && response.fault === undefined && method !== 'HEAD' && !NULL_BODY.has(response.status);
+}
+
 /**
  * The answer as a Response; a header value fetch refuses (outside Latin-1) throws, for the caller
- * to answer its 500 instead, as the server does when Node refuses one.
+ * to answer its 500 instead, as the server does when Node refuses one. `ended`: for a stream whose
+ * events are sent one by one, called once with the text of the events sent, when the last is
+ * out or the client cancelled.
  */
-export function toResponse(response: EngineResponse, method: string): Response {
+export function toResponse(response: EngineResponse, method: string, ended: (sent: string) => void = () => {}): Response {
   const headers = new Headers(response.headers);
   const body = method === 'HEAD' || NULL_BODY.has(response.status) ? null : response.body;
   switch (response.fault) {
@@ -40,7 +47,7 @@ export function toResponse(response: EngineResponse, method: string): Response {
       return new Response(response.body.slice(0, Math.max(1, response.body.length - 1)) + ',', { status: response.status, headers });
     default:
       // A stream's events arrive one by one, as from the server (write-stream.ts).
-      return new Response(body !== null && response.stream ? eventStream(response.stream) : body, { status: response.status, headers });
+      return new Response(sendsEvents(response, method) ? eventStream(response.stream!, ended) : body, { status: response.status, headers });
   }
 }
 
@@ -57,25 +64,41 @@ function halfThenBreak(body: string): ReadableStream<Uint8Array> {
   });
 }
 
-/** The events of a streamed answer, each after its delay; cancelling the body (the client leaving) stops the timers. */
-function eventStream(stream: StreamBody): ReadableStream<Uint8Array> {
+/**
+ * The events of a streamed answer, each after its delay, pushed whether or not the client reads
+ * yet (as the server writes them), so the stream ends, and is journaled, on its own time;
+ * cancelling the body (the client leaving) stops the timers.
+ */
+function eventStream(stream: StreamBody, ended: (sent: string) => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let index = 0;
+  let sent = '';
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let over = false;
+  const end = () => {
+    if (over) return;
+    over = true;
+    clearTimeout(timer);
+    ended(sent);
+  };
   return new ReadableStream({
-    pull(controller) {
-      if (index >= stream.events.length) return controller.close();
-      return new Promise<void>((resolve) => {
+    start(controller) {
+      const next = (index: number) => {
+        if (index >= stream.count) {
+          end();
+          return controller.close();
+        }
         timer = setTimeout(() => {
-          controller.enqueue(encoder.encode(eventText(stream.format, stream.events[index])));
-          index++;
-          if (index >= stream.events.length) controller.close();
-          resolve();
+          if (over) return;
+          const text = eventText(stream.format, stream.event(index));
+          controller.enqueue(encoder.encode(text));
+          sent += text;
+          next(index + 1);
         }, eventDelay(stream, index));
-      });
+      };
+      next(0);
     },
     cancel() {
-      clearTimeout(timer);
+      end();
     },
   });
 }

@@ -25,11 +25,11 @@ export function writeStream(res: ServerResponse, status: number, headers: Record
     if (res.destroyed) return finish();
     // Events are small and few (--stream-max-events), so a client that reads slowly only makes
     // Node buffer them; waiting for 'drain' would add nothing.
-    const text = eventText(stream.format, stream.events[index]);
+    const text = eventText(stream.format, stream.event(index));
     res.write(text);
     sent += text;
     index++;
-    if (index >= stream.events.length) {
+    if (index >= stream.count) {
       finish();
       res.end();
       return;
@@ -42,7 +42,7 @@ export function writeStream(res: ServerResponse, status: number, headers: Record
     timer = null;
     finish();
   });
-  if (stream.events.length === 0) {
+  if (stream.count === 0) {
     finish();
     res.end();
     return;
