@@ -23,7 +23,12 @@ Options:
   --max-body BYTES      largest request body (default ${DEFAULTS.maxBodyBytes})
   --max-state BYTES     stateful mode: the most bytes of stored items kept (default
                         ${DEFAULTS.maxStateBytes}); a change beyond it is 422
-  --delay MS            delay before every answer (default 0; X-Mock-Delay overrides)
+  --delay MS            delay before every answer (default 0; X-Mock-Delay overrides);
+                        a spread draws each wait (seeded): 100-800 uniform,
+                        median=200,p99=2000 log-normal
+  --chaos P             answer a share P (0 to 1) of every operation's requests with one of
+                        its documented 4xx/5xx answers (seeded: the same order, the same picks)
+  --chaos-faults F,…    let --chaos also inject these faults (reset, close, timeout, malformed)
   --stream-interval MS  milliseconds between a streamed answer's events (text/event-stream,
                         JSON lines), the first sent at once (default ${DEFAULTS.streamIntervalMs})
   --stream-max-events N the most events a streamed answer sends, its terminator aside

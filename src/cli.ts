@@ -15,6 +15,7 @@ import { runWorkers } from './http/workers.js';
 import { startBanner } from './http/start-banner.js';
 import { armExitWatchdog } from './http/exit-watchdog.js';
 import { nearestName } from './common/nearest-name.js';
+import { parseDelayText } from './common/delay-spread.js';
 import { asJsonLines } from './record/json-lines.js';
 import { prismArguments } from './config/prism-command-line.js';
 import { flagsNpmTook, npmTookFlagsProblem } from './config/npm-took-flags.js';
@@ -40,6 +41,8 @@ const OPTIONS = {
   delay: { type: 'string' },
   'stream-interval': { type: 'string' },
   'stream-max-events': { type: 'string' },
+  chaos: { type: 'string' },
+  'chaos-faults': { type: 'string' },
   'journal-limit': { type: 'string' },
   'coverage-out': { type: 'string' },
   workers: { type: 'string' },
@@ -117,7 +120,9 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
     seed: integer('--seed', values.seed),
     maxBodyBytes: integer('--max-body', values['max-body']),
     maxStateBytes: integer('--max-state', values['max-state']),
-    delayMs: integer('--delay', values.delay),
+    delayMs: delayOf(values.delay),
+    chaos: shareOf('--chaos', values.chaos),
+    chaosFaults: values['chaos-faults']?.split(',').map((fault) => fault.trim()).filter(Boolean) as StubOptions['chaosFaults'],
     streamIntervalMs: integer('--stream-interval', values['stream-interval']),
     streamMaxEvents: integer('--stream-max-events', values['stream-max-events']),
     journalLimit: integer('--journal-limit', values['journal-limit']),
@@ -171,6 +176,21 @@ function packageVersion(): string {
 function integer(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim())) exitWithError(`${flag}: must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+/** `--delay`: milliseconds, or a spread (`100-800`, `median=200,p99=2000`). */
+function delayOf(value: string | undefined): StubOptions['delayMs'] {
+  if (value === undefined) return undefined;
+  const delay = parseDelayText(value);
+  if (typeof delay === 'string') exitWithError(`--delay: ${delay}`);
+  return delay;
+}
+
+/** A share from 0 to 1 (`0.05`). */
+function shareOf(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^(0|1)?(\.\d+)?$/.test(value.trim()) || value.trim() === '' || Number(value) > 1) exitWithError(`${flag}: must be a share from 0 to 1 (0.05 is 5% of requests), got "${value}"`);
   return Number(value);
 }
 
@@ -259,7 +279,7 @@ async function reportCoverage(options: StubOptions, report: CoverageReport, writ
 /** Option names as `resolveOptions` reports them -> the flags a CLI user typed. */
 const FLAGS: Record<string, string> = {
   port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
-  maxBodyBytes: '--max-body', maxStateBytes: '--max-state', delayMs: '--delay', streamIntervalMs: '--stream-interval', streamMaxEvents: '--stream-max-events', journalLimit: '--journal-limit', logFormat: '--log-format',
+  maxBodyBytes: '--max-body', maxStateBytes: '--max-state', delayMs: '--delay', chaos: '--chaos', chaosFaults: '--chaos-faults', streamIntervalMs: '--stream-interval', streamMaxEvents: '--stream-max-events', journalLimit: '--journal-limit', logFormat: '--log-format',
   coverageOut: '--coverage-out', stateFile: '--state-file', seedItems: '--seed-items', stateStore: '--state-store', webhooks: '--webhook', callbackHosts: '--callback-hosts',
   proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', recordRedact: '--record-redact', drainMs: '--drain-ms', compat: '--compat',
 };

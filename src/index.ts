@@ -7,5 +7,6 @@ export type { JournalEntry, JournalFilter } from './record/journal.js';
 export type { CoverageReport } from './record/coverage.js';
 export type { DriftReport } from './record/drift.js';
 export type { DocumentWarning } from './openapi/document-warnings.js';
-export type { StubControl } from './stub/stub-control.js';
+export type { StubControl, SessionControl } from './stub/stub-control.js';
+export type { AddedScenario } from './stub/added-scenarios.js';
 export type { ServedSummary } from './stub/stub.js';

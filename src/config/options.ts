@@ -3,6 +3,9 @@
 import { closeSync, existsSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DelaySpread } from '../common/delay-spread.js';
+import { resolveChaos, resolveDelay, type Chaos } from './script-options.js';
+import type { Fault } from '../common/faults.js';
 import { ConfigError } from './config-error.js';
 import { isLoopbackName } from '../common/loopback.js';
 import { wholeNumber } from './whole-number.js';
@@ -26,8 +29,16 @@ export interface StubOptions {
   maxBodyBytes?: number;
   /** Stateful mode: the most bytes of stored items' JSON kept; a change beyond it is 422. Default 32 MiB. */
   maxStateBytes?: number;
-  /** Delay before every answer, refusals included, in ms (X-Mock-Delay and fixtures override it for served answers). Default 0. */
-  delayMs?: number;
+  /**
+   * Delay before every answer, refusals included, in ms, or a spread each answer's wait is drawn
+   * from (seeded): `{min, max}` uniform, `{median, p99}` log-normal. X-Mock-Delay and fixtures
+   * override it for served answers. Default 0.
+   */
+  delayMs?: number | DelaySpread;
+  /** The share of every operation's requests (0 to 1) answered with one of its documented 4xx/5xx answers, or a fault. Default 0 (off). */
+  chaos?: number;
+  /** The faults --chaos may inject besides documented errors (`reset`, `close`, ...). Default none. */
+  chaosFaults?: Fault[];
   /** Milliseconds between a streamed answer's events (text/event-stream, JSON lines), the first sent at once. Default 10. */
   streamIntervalMs?: number;
   /** The most events a streamed answer sends, its terminator (`data: [DONE]`) aside. Default 20. */
@@ -105,7 +116,7 @@ export interface StubOptions {
   errors?: boolean;
 }
 
-export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'callbackHosts' | 'proxy' | 'record' | 'compat' | 'dynamic' | 'errors'>> & {
+export type ResolvedOptions = Required<Omit<StubOptions, 'delayMs' | 'chaos' | 'chaosFaults' | 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'callbackHosts' | 'proxy' | 'record' | 'compat' | 'dynamic' | 'errors'>> & {
   /** Where the answers follow Prism's conventions instead of the stub's (compat-policy.ts). */
   policy: CompatPolicy;
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
@@ -113,6 +124,11 @@ export type ResolvedOptions = Required<Omit<StubOptions, 'seed' | 'adminToken' |
   /** Whether the fixtures folder was named (a missing folder is then a warning), not the default. */
   fixturesGiven: boolean;
   seed: number | undefined;
+  /** The fixed delay (0 when `delaySpread` is set). */
+  delayMs: number;
+  delaySpread: DelaySpread | null;
+  /** --chaos; null when off. */
+  chaos: Chaos | null;
   adminToken: string | undefined;
   /** Whether /__admin is served: false only in Prism mode bound to a non-loopback address without an admin token. */
   adminApi: boolean;
@@ -157,7 +173,8 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     seed: options.seed,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     maxStateBytes: options.maxStateBytes ?? DEFAULTS.maxStateBytes,
-    delayMs: options.delayMs ?? DEFAULTS.delayMs,
+    ...resolveDelay(options.delayMs ?? DEFAULTS.delayMs),
+    chaos: resolveChaos(options.chaos, options.chaosFaults),
     streamIntervalMs: options.streamIntervalMs ?? DEFAULTS.streamIntervalMs,
     streamMaxEvents: options.streamMaxEvents ?? DEFAULTS.streamMaxEvents,
     log,
@@ -210,7 +227,6 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
   wholeNumber('maxStateBytes', resolved.maxStateBytes, 1, 16 * 1024 ** 3);
-  wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
   wholeNumber('streamIntervalMs', resolved.streamIntervalMs, 0, 60_000);
   wholeNumber('streamMaxEvents', resolved.streamMaxEvents, 1, 10_000);
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);
@@ -281,3 +297,4 @@ function checkFolderOf(name: string, file: string, what: string): void {
   }
   if (!isFolder) throw new ConfigError(name, `the folder ${folder} does not exist; create it or write the ${what} elsewhere`);
 }
+

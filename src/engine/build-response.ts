@@ -15,23 +15,12 @@ import { latin1Text } from '../common/bytes.js';
 import { isExactObject } from '../common/exact-json.js';
 import { mendFromFallback } from './mend-from-fallback.js';
 import { withStoreFigures } from './store-figures.js';
+import { scenarioAnswer } from './scripted-answer.js';
 
 export function buildResponse(operation: CompiledOperation, choice: Choice, request: PlainRequest, body: ExactJson | null): BuiltResponse {
   switch (choice.kind) {
-    case 'scenario': {
-      const { scenario, plan } = choice;
-      return {
-        status: scenario.status,
-        contentType: scenario.headers['content-type'] ?? plan?.contentType ?? 'application/json',
-        headers: plan ? { ...plan.sampleHeaders, ...scenario.headers } : scenario.headers,
-        body: scenario.body,
-        exact: false,
-        choiceKind: 'scenario',
-        scenario: scenario.name,
-        plan,
-        bodyViolations: null,
-      };
-    }
+    case 'scenario':
+      return scenarioAnswer(choice.scenario, choice.plan, request, choice.context, () => buildResponse(operation, exampleOrGenerated(choice.plan!, choice.scenario.status), request, null));
     case 'example':
       return exampleAnswer(choice.plan, choice.status, choice.name);
     case 'generated':

@@ -20,6 +20,10 @@ export interface EngineResponse {
    * as X-Mock-Scenario and journaled as `scenario` (docs/architecture.md, "Words").
    */
   scenario: string | null;
+  /** Where a scripted scenario stands: its sequence step or its count of `times` (`2 of 3`); journaled after its name. */
+  step?: string;
+  /** The request's session (X-Mock-Session); absent for the default one. */
+  session?: string;
   /** Violations found in the request (`<JSON pointer>: <reason>`), empty when it was valid. */
   violations: string[];
   /** Problems the self-check found in this response before it was sent (should always be empty). */

@@ -6,6 +6,7 @@ import type { ResponsePlan } from '../openapi/compiled-model.js';
 import type { ResourceActionKind } from '../openapi/compile-resources.js';
 import type { ListFigure } from '../openapi/list-figures.js';
 import type { Fault } from '../common/faults.js';
+import type { TemplateContext } from './templates.js';
 import type { Scenario } from './scenario.js';
 
 /**
@@ -47,7 +48,8 @@ export interface Selection {
 export type ChoiceKind = 'scenario' | 'example' | 'generated' | 'echo' | 'state';
 
 export type Choice =
-  | { kind: 'scenario'; scenario: Scenario; plan: ResponsePlan | null }
+  /** `context`: what the scenario's templates read, when it has any. */
+  | { kind: 'scenario'; scenario: Scenario; plan: ResponsePlan | null; context?: TemplateContext }
   /** `asked`: the client named the example (Prefer: example); else it is the response's first. */
   | { kind: 'example'; plan: ResponsePlan; status: number; name: string; asked: boolean }
   /** `dynamic`: Prefer: dynamic=true, data generated from the schema alone, its example values set aside. */

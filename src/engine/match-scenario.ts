@@ -27,7 +27,8 @@ export function matchScenario(scenarios: ReadonlyMap<string, Scenario> | undefin
   return best;
 }
 
-function satisfies(match: ScenarioMatch, input: MatchInput): boolean {
+/** Whether the request holds everything the `match` names. */
+export function satisfies(match: ScenarioMatch, input: MatchInput): boolean {
   for (const [name, value] of Object.entries(match.path)) if (input.pathParams[name] !== value) return false;
   for (const [name, value] of Object.entries(match.query)) {
     const sent = input.query.getAll(name);

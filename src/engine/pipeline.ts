@@ -9,9 +9,12 @@ import { requestRefusals } from './refusals.js';
 import { readSelection } from './read-selection.js';
 import type { Refusal, Selection, StoredState } from './engine-types.js';
 import { route, type Routed } from './route.js';
-import type { ScenarioTable } from './scenario.js';
+import type { ScenarioTable, Sequence } from './scenario.js';
+import { scriptedChoice, seededDelay, withAdded, type ScriptSettings } from './script-choice.js';
+import { DEFAULT_SESSION, sessionOf, type Sessions } from './sessions.js';
+import type { DelaySpread } from '../common/delay-spread.js';
+import { templateContext } from './templates.js';
 import { selectResponse } from './select-response.js';
-import { matchScenario } from './match-scenario.js';
 import { negotiateMedia } from './negotiate-media.js';
 import { selfCheck } from './self-check.js';
 import { serializeBody } from './serialize-body.js';
@@ -26,6 +29,7 @@ import type { Resources } from '../openapi/compile-resources.js';
 import type { DocumentWarning } from '../openapi/document-warnings.js';
 import { planDeliveries } from './plan-deliveries.js';
 import type { PlainRequest } from '../common/plain-http.js';
+import { headerSafe } from '../openapi/header-value.js';
 import type { EngineResponse } from './engine-response.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { serverRefusals } from './refusals.js';
@@ -38,9 +42,17 @@ import { STREAM_DEFAULTS, streamResponse, streamVariant, type StreamSettings } f
 export interface EngineState {
   compiled: CompiledSpec;
   scenarios: ScenarioTable;
-  /** Scenario chosen through /__admin/scenario for requests that carry no selection. */
+  /** Scenario chosen through /__admin/scenario for requests that carry no selection (the default session's). */
   sticky: string | null;
+  /** Operation key -> its fixture's sequence of answers. */
+  sequences?: ReadonlyMap<string, Sequence>;
   defaultDelayMs: number;
+  /** --delay as a spread (`100-800`): each answer's wait drawn from it; null when fixed. */
+  defaultDelaySpread?: DelaySpread | null;
+  /** The seed and --chaos, for the scripted choices' draws. */
+  script?: ScriptSettings;
+  /** What scripted answers remember between requests, per session; the same object across reloads. */
+  sessions?: Sessions;
   /** Stateful mode: the resources inferred from the document; null when stateful mode is off. */
   resources: Resources | null;
   /** Operation key -> webhooks its fixture file sends after each successful answer. */
@@ -65,7 +77,10 @@ export function handleRequest(state: EngineState, request: PlainRequest, stored?
   const response = answer(state, request, stored, routed);
   // 9. Delay: what the request (X-Mock-Delay, Prefer) or its scenario scripted; else --delay, which
   //    simulates the network for every answer: a refusal (never scripted) waits as long as a served one.
-  if (response.delayMs === null || response.scenario === null) response.delayMs = state.defaultDelayMs;
+  if (response.delayMs === null || response.scenario === null) {
+    const spread = state.defaultDelaySpread;
+    response.delayMs = spread && state.sessions ? seededDelay(spread, state.script?.seed ?? 0, 'default', state.sessions.delayDraws++) : state.defaultDelayMs;
+  }
   return response as EngineResponse;
 }
 
@@ -110,22 +125,32 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   if (isRefusal(asked)) return refused(asked, operation);
   //    Prism's -d: dynamic unless the request says otherwise (`__dynamic=false`).
   const selection = asked.dynamic === null && policy.dynamicByDefault ? { ...asked, dynamic: true } : asked;
-  const scenarios = state.scenarios.get(operation.key);
-  //    A scenario whose `match` the request satisfies, when nothing was asked for by name.
-  const matched = scenarios && choosesNothing(selection, scenarios, state.sticky)
-    ? matchScenario(scenarios, { pathParams, query, headers: request.headers, body: body?.value }) : null;
+  //    The request's session (X-Mock-Session): its sticky scenario, sequences, counts and added answers.
+  const session = sessionOf(request.headers['x-mock-session']);
+  const play = state.sessions?.play(session);
+  const sticky = session === DEFAULT_SESSION || !play ? state.sticky : play.sticky;
+  const fixtures = state.scenarios.get(operation.key);
+  const added = play?.added.get(operation.key);
+  const scenarios = added ? withAdded(added, fixtures) : fixtures;
+  //    A scripted answer (added from a test, the sequence's step, a `match`, chance, --chaos), when nothing was asked for by name.
+  const sequence = state.sequences?.get(operation.key);
+  const scripted = play && state.script && (scenarios || sequence || state.script.chaos) && choosesNothing(selection, scenarios, sticky)
+    ? scriptedChoice(operation, fixtures, sequence, play, { pathParams, query, headers: request.headers, body: body?.value }, state.script) : null;
+  const matched = scripted?.scenario ?? null;
   //    Stateful mode: the stored resources answer a request that asked for nothing else.
   const action = stored && state.resources?.actions.get(operation.key);
-  const fromState = action && !matched && asksNothing(selection, scenarios, state.sticky) ? answerFromState(operation, action, stored, pathParams, query, read) : null;
+  const fromState = action && !matched && asksNothing(selection, scenarios, sticky) ? answerFromState(operation, action, stored, pathParams, query, read) : null;
   if (isRefusal(fromState)) return refused(fromState, operation);
-  const selected = fromState ?? selectResponse(operation, scenarios, selection, state.sticky, body !== null && policy.echoRequests, matched);
+  const selected = fromState ?? selectResponse(operation, scenarios, selection, sticky, body !== null && policy.echoRequests, matched);
   if (isRefusal(selected)) return refused(selected, operation);
   //    Then the media type the client accepts, among those the chosen response documents.
-  const choice = negotiateMedia(selected, request.headers.accept, policy.preferredMedia);
-  if (isRefusal(choice)) return refused(choice, operation);
+  const negotiated = negotiateMedia(selected, request.headers.accept, policy.preferredMedia);
+  if (isRefusal(negotiated)) return refused(negotiated, operation);
   //    A stream of events where Accept chose one, or a JSON body said `"stream": true` (answer-stream.ts).
-  const streamed = streamVariant(choice, request.headers.accept, body);
-  if (streamed !== null) return streamResponse(operation, streamed, choice, request, state.stream ?? STREAM_DEFAULTS, selection);
+  const streamed = streamVariant(negotiated, request.headers.accept, body);
+  if (streamed !== null) return streamResponse(operation, streamed, negotiated, request, state.stream ?? STREAM_DEFAULTS, selection);
+  //    A templated scenario renders from the request.
+  const choice = negotiated.kind === 'scenario' && negotiated.scenario.render ? { ...negotiated, context: templateContext(request, pathParams, query, body, session) } : negotiated;
 
   // 5. Build the body (with the builder's own fallback), then 6. check it before it leaves.
   //    A stateless answer then agrees with the request: the path's id answered, a list's ids distinct.
@@ -156,6 +181,8 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   const fired = webhooksToFire(state.triggers?.get(operation.key), scenario?.webhooks);
   const sendsOut = (fired.length > 0 || operation.callbacks.length > 0) && isSuccessStatus(answer.status) && fault === undefined;
   const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.scenario };
+  //    A templated answer that breaks its schema is still sent (it is the user's script), and says so.
+  if (scenario?.render && problems.length > 0) headers['x-mock-violations'] = violationsText(problems);
   //    Prism's sl-violations: what was wrong with the request (warnings only, here) and with the answer.
   if (policy.violationsHeader) {
     const warnings = requestWarnings(operation, request, query);
@@ -168,9 +195,11 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
     headers,
     body: answer.body === undefined ? '' : serializeBody(answer.body, answer.exact, answer.contentType, answer.plan?.writeXml ?? null),
     scenario: answer.scenario,
+    ...(scripted?.step ? { step: scripted.step } : {}),
+    ...(session === DEFAULT_SESSION ? {} : { session }),
     violations: NOTHING,
     selfCheck: problems.length === 0 ? NOTHING : problems,
-    delayMs: selection.delayMs ?? scenario?.delayMs ?? null,
+    delayMs: selection.delayMs ?? scenario?.delayMs ?? (scenario?.delaySpread && state.sessions ? seededDelay(scenario.delaySpread, state.script?.seed ?? 0, scenario.name, state.sessions.delayDraws++) : null),
     operation,
     documented: answer.plan,
     ownAnswer: false,
@@ -193,6 +222,13 @@ const NONE: readonly string[] = [];
 /** The operation's own webhook triggers plus the chosen scenario's, each once. */
 function webhooksToFire(forOperation: readonly string[] = NONE, forScenario: readonly string[] = NONE): readonly string[] {
   return forScenario.length === 0 ? forOperation : [...new Set([...forOperation, ...forScenario])];
+}
+
+
+/** X-Mock-Violations: how many problems and the first ones, short enough for a header. */
+function violationsText(problems: readonly string[]): string {
+  const text = `${problems.length} violation${problems.length === 1 ? '' : 's'}: ${problems.slice(0, 3).join('; ')}`;
+  return headerSafe(text.length > 1000 ? `${text.slice(0, 997)}...` : text);
 }
 
 /** Scenarios, Prefer and faults win when asked for (and change no state), as does a sticky scenario of this operation. */

@@ -7,8 +7,9 @@ import type { Refusal, Selection } from './engine-types.js';
 import { selectionRefusals } from './refusals.js';
 import { FAULTS, isFault } from '../common/faults.js';
 import type { PlainRequest } from '../common/plain-http.js';
+import { MAX_DELAY_MS } from '../common/delay-spread.js';
 
-export const MAX_DELAY_MS = 60_000;
+export { MAX_DELAY_MS };
 
 const NONE: Selection = { scenario: null, code: null, example: null, dynamic: null, delayMs: null, fault: null };
 

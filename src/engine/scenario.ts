@@ -1,6 +1,8 @@
 // A scripted response from fixtures/: what the selection stage can choose by name.
 import type { Fault } from '../common/faults.js';
 import type { StreamEvent } from '../common/stream-events.js';
+import type { DelaySpread } from '../common/delay-spread.js';
+import type { RenderTree } from './templates.js';
 
 export interface Scenario {
   name: string;
@@ -9,8 +11,18 @@ export interface Scenario {
   body: unknown;
   /** A scripted stream (`events:`), sent event by event instead of `body`; absent for a plain answer. */
   events?: StreamEvent[];
-  /** Milliseconds to wait before answering; null means the server default. */
+  /** Milliseconds to wait before answering; null means the server default (or `delaySpread`). */
   delayMs: number | null;
+  /** A spread to draw each answer's wait from; null when the delay is fixed or the server default. */
+  delaySpread: DelaySpread | null;
+  /** Answered this many times when chosen by `match`, a sequence, chance or as an added answer, then passed over; null for no limit. */
+  times: number | null;
+  /** Chosen for about this share of the operation's requests (those its `match` accepts); null when not by chance. */
+  chance: number | null;
+  /** The body and headers rendered for a request, when they hold templates; null when they are sent as written. */
+  render: { body: RenderTree | null; headers: RenderTree | null } | null;
+  /** Added without a body (`POST /__admin/scenarios` with a status only): the stub's own answer for its status. */
+  ownBody: boolean;
   fault: Fault | null;
   /** Webhooks (their keys) sent after this scenario's successful answer. */
   webhooks: readonly string[];
@@ -38,3 +50,16 @@ export interface ScenarioMatch {
 
 /** Operation key -> scenario name -> scenario. */
 export type ScenarioTable = ReadonlyMap<string, ReadonlyMap<string, Scenario>>;
+
+/** What follows a sequence's last step: it again, the steps from the first, or the stub's own answer. */
+export type AfterSequence = 'last' | 'repeat' | 'default';
+
+/** An operation's answers in order (`sequence:` in its fixture file): scenario names, `default` for the stub's own answer. */
+export interface Sequence {
+  steps: readonly string[];
+  after: AfterSequence;
+  file: string;
+}
+
+/** The name a sequence step uses for the stub's own answer. */
+export const DEFAULT_STEP = 'default';

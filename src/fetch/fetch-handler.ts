@@ -11,7 +11,8 @@ import { resolveFetchOptions, type FetchHandlerOptions } from './fetch-options.j
 import { locate, toPlainRequest } from './fetch-request.js';
 import { never, sendsEvents, toResponse, waitFor } from './fetch-response.js';
 import { InMemoryStub } from './in-memory-stub.js';
-import { recordsControl } from '../stub/stub-control.js';
+import { recordsControl, type SessionControl } from '../stub/stub-control.js';
+import type { AddedScenario } from '../stub/added-scenarios.js';
 
 export interface FetchHandler {
   /**
@@ -24,8 +25,13 @@ export interface FetchHandler {
   url: string;
   /** Journal entries, oldest first (as the server's `GET /__admin/requests`). */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** Empties the journal and resets coverage. */
-  reset(): void;
+  /** Empties the journal, resets coverage, and forgets sticky scenarios, sequence positions, counts and added scenarios. */
+  reset(): Promise<void>;
+  /** Adds a scenario, checked as a fixture's is (throws a ConfigError naming the pointer); returns its name (as the server's `stub.use`). */
+  use(scenario: AddedScenario): string;
+  removeScenario(name: string): boolean;
+  /** The same control scoped to one session (requests sending `session.headers`). */
+  session(name: string): SessionControl;
   /** Per operation, each documented status and scenario with its hits (as `GET /__admin/coverage`). */
   coverage(): CoverageReport;
   /** Makes a scenario the default for requests without selection headers (throws if unknown). */

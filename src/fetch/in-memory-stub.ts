@@ -16,6 +16,7 @@ import { isXmlMediaType } from '../openapi/media-types.js';
 import { anyKey } from '../common/any-key.js';
 import { scenarioTable, type FixtureSource } from '../scenarios/load-fixtures.js';
 import { parseYamlFile } from '../config/parse-yaml.js';
+import { Sessions } from '../engine/sessions.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { seedState } from '../engine/seed-state.js';
@@ -59,7 +60,10 @@ export class InMemoryStub {
     const fixtures = scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled);
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
     const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
-    const state: EngineState = { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null, defaultDelayMs: options.delayMs, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, resources };
+    const state: EngineState = {
+      compiled, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null,
+      defaultDelayMs: options.delayMs, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, script: { seed: options.seed ?? 0, chaos: null }, sessions: new Sessions(), resources,
+    };
     // Capped as the server's store is: a page's memory is no less finite than a server's.
     const store = resources ? new LocalStateStore(() => {}, options.maxStateBytes) : null;
     // Stateful mode starts with the list examples' items and `seedItems` generated ones, as the server's does.

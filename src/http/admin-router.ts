@@ -12,6 +12,12 @@ import { isWebhookUrl } from '../config/options.js';
 import { METRICS_CONTENT_TYPE } from '../record/metrics.js';
 import type { JournalEntry } from '../record/journal.js';
 
+/** The session an admin request names (`?session=NAME`); undefined for the default one. */
+function sessionAsked(req: Request): string | undefined {
+  const session = typeof req.query.session === 'string' ? req.query.session.trim() : '';
+  return session === '' ? undefined : session;
+}
+
 export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Router {
   const router = express.Router();
   // Both open to any Host and without the admin token (admin-guard.ts): probes call them by address.
@@ -39,12 +45,12 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   router.get('/requests', async (req, res) => {
     // A filter that cannot be applied is refused, never silently dropped (`?method=GET&method=POST`
     // would otherwise list everything, `?status=` nothing).
-    for (const name of ['method', 'path', 'status']) {
+    for (const name of ['method', 'path', 'status', 'session']) {
       if (typeof req.query[name] === 'object') return sendProblem(res, adminRefusals.filterGivenTwice(name));
     }
     const status = req.query.status === undefined ? undefined : String(req.query.status);
     if (status !== undefined && !/^\d+$/.test(status)) return sendProblem(res, adminRefusals.statusNotAWholeNumber());
-    const filter = { method: text(req.query.method), path: text(req.query.path), status: status === undefined ? undefined : Number(status) };
+    const filter = { method: text(req.query.method), path: text(req.query.path), status: status === undefined ? undefined : Number(status), session: text(req.query.session) };
     // Journaled bodies keep their exact numbers (an int64 id above 2^53 stays as sent); with
     // --workers, every worker's entries.
     res.type('application/json').send(await stub.wholeJournal(filter));
@@ -53,10 +59,14 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
     await stub.changeEverywhere({ kind: 'reset' });
     res.status(204).end();
   });
-  // What stub.reset() does: the journal, coverage and the sticky scenario, in every process.
-  router.post('/reset', async (_req, res) => {
-    await stub.changeEverywhere({ kind: 'reset' });
-    await stub.changeEverywhere({ kind: 'sticky', name: null });
+  // What stub.reset() does, in every process: the journal, coverage, and what scripted answers
+  // remember (sticky scenarios, sequence positions, counts, added scenarios); `?state=true` also
+  // puts the store back to its seeded start. `?session=NAME`: that session's scripts only.
+  router.post('/reset', async (req, res) => {
+    const session = sessionAsked(req);
+    if (session === undefined) await stub.changeEverywhere({ kind: 'reset' });
+    await stub.changeEverywhere({ kind: 'scripts', session });
+    if (req.query.state === 'true') await stub.resetState();
     res.status(204).end();
   });
   router.get('/metrics', async (_req, res) => {
@@ -71,20 +81,36 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   router.get('/drift', async (_req, res) => {
     res.json(await stub.wholeDrift());
   });
-  router.get('/scenarios', (_req, res) => {
-    res.json(stub.scenarios());
+  router.get('/scenarios', (req, res) => {
+    res.json(stub.scenarios(sessionAsked(req)));
+  });
+  // An answer added from a test or the page, checked as a fixture's scenario is.
+  router.post('/scenarios', express.json({ limit: '1mb' }), async (req, res) => {
+    const definition = req.query.session !== undefined && typeof req.body === 'object' && req.body !== null ? { session: sessionAsked(req), ...req.body } : req.body;
+    const added = await stub.addScenario(definition);
+    if ('violations' in added) return sendProblem(res, adminRefusals.scenarioDoesNotFit(added.violations));
+    res.status(201).json(added);
+  });
+  router.delete('/scenarios/:name', async (req, res) => {
+    const session = sessionAsked(req);
+    if (!stub.scenarios(session).operations.some((op) => op.scenarios.some((scenario) => scenario.added && scenario.name === req.params.name))) {
+      return sendProblem(res, adminRefusals.unknownAddedScenario(req.params.name));
+    }
+    await stub.changeEverywhere({ kind: 'unuse', name: req.params.name, session });
+    res.status(204).end();
   });
   router.put('/scenario', express.json({ limit: '16kb' }), async (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
+    const session = sessionAsked(req);
     if (typeof name !== 'string' || name === '') return sendProblem(res, adminRefusals.scenarioNameMissing());
-    if (!stub.scenarioNames().includes(name)) {
-      return sendProblem(res, adminRefusals.unknownScenario(name, stub.scenarioNames()));
+    if (!stub.scenarioNames(session).includes(name)) {
+      return sendProblem(res, adminRefusals.unknownScenario(name, stub.scenarioNames(session)));
     }
-    await stub.changeEverywhere({ kind: 'sticky', name });
-    res.json({ sticky: name });
+    await stub.changeEverywhere({ kind: 'sticky', name, session });
+    res.json({ sticky: name, ...(session === undefined ? {} : { session }) });
   });
-  router.delete('/scenario', async (_req, res) => {
-    await stub.changeEverywhere({ kind: 'sticky', name: null });
+  router.delete('/scenario', async (req, res) => {
+    await stub.changeEverywhere({ kind: 'sticky', name: null, session: sessionAsked(req) });
     res.status(204).end();
   });
   router.get('/state', async (_req, res) => {

@@ -19,6 +19,9 @@ export const adminRefusals = {
   filterGivenTwice: (name: string): HttpRefusal => ({ status: 400, detail: `${name} must be given once` }),
   statusNotAWholeNumber: (): HttpRefusal => ({ status: 400, detail: 'status must be a whole number' }),
   scenarioNameMissing: (): HttpRefusal => ({ status: 400, detail: 'send {"name": "<scenario>"}' }),
+  scenarioDoesNotFit: (violations: string[]): HttpRefusal =>
+    ({ status: 422, detail: 'the scenario does not fit the document; nothing was added', extra: { violations: violations.slice(0, LISTED_VIOLATIONS) } }),
+  unknownAddedScenario: (name: string): HttpRefusal => ({ status: 404, detail: `no added scenario is named "${name}"; GET /__admin/scenarios lists them (added: true)` }),
   unknownScenario: (name: string, known: string[]): HttpRefusal => ({ status: 404, detail: `no operation has a scenario "${name}"`, extra: { knownScenarios: known } }),
   stateDoesNotFit: (violations: string[]): HttpRefusal =>
     ({ status: 400, detail: 'the state does not fit the document; nothing was changed', extra: { violations: violations.slice(0, LISTED_VIOLATIONS) } }),

@@ -14,6 +14,7 @@ import { createSchemaCompiler, type SchemaCompiler } from './schema-compiler.js'
 import { isSchema, type Schema } from './schema-view.js';
 import { compileParameters } from './compile-parameters.js';
 import { compileForm } from './compile-form.js';
+import { bodyFieldNames } from './body-fields.js';
 import { compileErrorRenderer, invalidRequestStatus } from './error-renderer.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 import { generateFitting } from './generate-fitting.js';
@@ -266,6 +267,9 @@ function compileBody(spec: LoadedDocument, compiler: SchemaCompiler, raw: unknow
       form: form ? compileForm(spec, compiler, form, mediaObject as Schema, schemaPointer) : null,
     };
   });
-  return { required: body.value.required === true, media };
+  // The schema templates read names from: the JSON body's, else the form's.
+  const named = Object.entries(content).find(([type, media]) => isSchema(media) && media.schema !== undefined && (isJsonMediaType(type) || formKind(type) !== null));
+  const schema = named ? (named[1] as Schema).schema : undefined;
+  return { required: body.value.required === true, media, fieldNames: (segments) => (schema === undefined ? null : bodyFieldNames(spec, schema, segments)) };
 }
 

@@ -4,6 +4,7 @@
 // only when someone reads the journal, so recording stays cheap.
 import { parseExactJson } from '../common/exact-json.js';
 import type { PlainRequest } from '../common/plain-http.js';
+import { DEFAULT_SESSION } from '../engine/sessions.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { NO_SECRETS, type Secrets } from '../openapi/secrets.js';
 import { setOwn } from '../common/json-value.js';
@@ -20,7 +21,7 @@ export const JOURNAL_BODY_CAP = 16 * 1024;
  * so recording allocates nothing that lives on; the outcome's fields are the engine's values,
  * shared between answers (empty lists are one frozen array).
  */
-interface Recorded extends TextSpans, Pick<EngineResponse, 'status' | 'scenario' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'> {
+interface Recorded extends TextSpans, Pick<EngineResponse, 'status' | 'scenario' | 'session' | 'delayMs' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'> {
   method: string;
   durationMs: number;
   time: number;
@@ -37,7 +38,12 @@ export interface JournalEntry {
   /** The answer's body as the request body is kept (JSON parsed, numbers exact; else text; null for none), cut at the same cap. */
   responseBody: unknown;
   responseBodyTruncated?: true;
+  /** Where the answer came from; a scripted one says where it stands: `unavailable (2 of 3)`. */
   scenario: string | null;
+  /** The request's session (X-Mock-Session); absent for the default one. */
+  session?: string;
+  /** The wait before the answer (scripted, drawn from a spread, or --delay); absent when none. */
+  delayMs?: number;
   violations: string[];
   selfCheck?: string[];
   /** The fault injected instead of a clean answer (X-Mock-Fault or a fixture): `status` was never sent. */
@@ -71,6 +77,16 @@ export interface JournalFilter {
   method?: string;
   path?: string;
   status?: number;
+  /** A session's requests only (`default` for those without X-Mock-Session). */
+  session?: string;
+}
+
+/** Whether an entry is one the filter keeps. */
+export function kept(entry: Pick<JournalEntry, 'method' | 'path' | 'status' | 'session'>, filter: JournalFilter): boolean {
+  return (filter.method === undefined || entry.method === filter.method.toUpperCase())
+    && (filter.path === undefined || entry.path === filter.path)
+    && (filter.status === undefined || entry.status === filter.status)
+    && (filter.session === undefined || (entry.session ?? DEFAULT_SESSION) === filter.session);
 }
 
 export class Journal {
@@ -95,7 +111,9 @@ export class Journal {
     }
     entry.method = request.method;
     entry.status = response.status;
-    entry.scenario = response.scenario;
+    entry.scenario = response.step === undefined ? response.scenario : `${response.scenario} (${response.step})`;
+    entry.session = response.session;
+    entry.delayMs = response.delayMs;
     entry.violations = response.violations;
     entry.selfCheck = response.selfCheck;
     entry.fault = response.fault;
@@ -129,10 +147,8 @@ export class Journal {
   list(filter: JournalFilter = {}, secrets: Secrets = NO_SECRETS): JournalEntry[] {
     const ordered = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
     return ordered
-      .filter((recorded) =>
-        (filter.method === undefined || recorded.method === filter.method.toUpperCase()) &&
-        (filter.path === undefined || readPath(recorded) === filter.path) &&
-        (filter.status === undefined || recorded.status === filter.status))
+      .filter((recorded) => (filter.path === undefined && filter.session === undefined && filter.method === undefined && filter.status === undefined)
+        || kept({ method: recorded.method, path: filter.path === undefined ? '' : readPath(recorded), status: recorded.status, session: recorded.session }, filter))
       .map((recorded) => describe(recorded, secrets, this.instance));
   }
 }
@@ -154,6 +170,8 @@ function describe(recorded: Recorded, secrets: Secrets, instance: string | undef
     time: new Date(time).toISOString(),
   };
   if (instance !== undefined) entry.instance = instance;
+  if (recorded.session !== undefined) entry.session = recorded.session;
+  if (recorded.delayMs > 0) entry.delayMs = recorded.delayMs;
   if (recorded.selfCheck.length > 0) entry.selfCheck = recorded.selfCheck;
   if (recorded.fault) entry.fault = recorded.fault;
   if (recorded.abandoned) entry.abandoned = true;
@@ -179,7 +197,7 @@ function describe(recorded: Recorded, secrets: Secrets, instance: string | undef
 /** A slot of the ring before its first record. */
 function emptyEntry(): Recorded {
   return {
-    method: '', status: 0, scenario: null, violations: [], selfCheck: [], fault: undefined, abandoned: undefined, stateChange: null, proxy: undefined,
+    method: '', status: 0, scenario: null, session: undefined, delayMs: 0, violations: [], selfCheck: [], fault: undefined, abandoned: undefined, stateChange: null, proxy: undefined,
     durationMs: 0, time: 0, slab: NO_BYTES, start: 0, pathBytes: 0, queryBytes: 0, headersBytes: 0, bodyBytes: 0, answerBytes: 0,
   };
 }

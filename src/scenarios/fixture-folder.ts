@@ -19,7 +19,7 @@ export async function loadFixtures(dir: string, compiled: CompiledSpec, named: b
   try {
     entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => /\.(json|ya?ml)$/i.test(entry.name));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { scenarios: new Map(), triggers: new Map(), warnings: [], said: named ? [`warning: ${dir}: no such folder; no scenarios are served`] : [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { scenarios: new Map(), sequences: new Map(), triggers: new Map(), warnings: [], said: named ? [`warning: ${dir}: no such folder; no scenarios are served`] : [] };
     throw new ConfigError(dir, `cannot read the fixtures folder (${(error as NodeJS.ErrnoException).code})`);
   }
   const warnings: DocumentWarning[] = [];

@@ -1,6 +1,9 @@
 // What the admin API (/__admin) reads and changes, in the words of its endpoints: nothing outside
 // the stub reads the served state itself. Changes made "everywhere" reach every process of a
 // whole server (--workers, --state-store); the rest answer for this process.
+import { ConfigError } from '../config/config-error.js';
+import { DEFAULT_SESSION } from '../engine/sessions.js';
+import { ADDED_SOURCES, addedHere, scenarioListing, type ScenarioListing } from './scenario-listing.js';
 import type { DocumentWarning } from '../openapi/document-warnings.js';
 import { Coverage, type CoverageReport } from '../record/coverage.js';
 import type { DriftReport } from '../record/drift.js';
@@ -16,10 +19,8 @@ import type { Resource } from '../openapi/compile-resources.js';
 import { resourceNames, resourcesReport } from './resources-report.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 
-export interface ScenarioListing {
-  sticky: string | null;
-  operations: Array<{ operation: string; operationId: string | null; scenarios: Array<{ name: string; status: number; delayMs: number | null; file: string }> }>;
-}
+export type { ScenarioListing } from './scenario-listing.js';
+
 
 /** The parts of the stub the admin API works through. */
 export interface AdminParts {
@@ -76,21 +77,30 @@ export class StubAdmin {
     return fixtureWarnings.length === 0 ? compiled.warnings : [...compiled.warnings, ...fixtureWarnings];
   }
 
-  /** GET /__admin/scenarios */
-  scenarios(): ScenarioListing {
-    const { compiled, scenarios, sticky } = this.parts.version.current;
-    return {
-      sticky,
-      operations: compiled.operations.map((operation) => ({
-        operation: operation.key,
-        operationId: operation.operationId,
-        scenarios: [...(scenarios.get(operation.key)?.values() ?? [])].map(({ name, status, delayMs, file }) => ({ name, status, delayMs, file })),
-      })),
-    };
+  /** GET /__admin/scenarios: one session's view (the default session's unless named). */
+  scenarios(session = DEFAULT_SESSION): ScenarioListing {
+    return scenarioListing(this.parts.version, session);
   }
 
-  scenarioNames(): string[] {
-    return this.parts.version.scenarioNames();
+  scenarioNames(session = DEFAULT_SESSION): string[] {
+    return this.parts.version.scenarioNames(session);
+  }
+
+  /**
+   * POST /__admin/scenarios: adds a scenario in every process, checked here first; its name and
+   * session, or what is wrong with it (nothing added anywhere).
+   */
+  async addScenario(definition: unknown): Promise<{ name: string; session: string } | { violations: string[] }> {
+    let added;
+    try {
+      added = this.parts.version.addScenario(definition, ADDED_SOURCES[0]);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      return { violations: error.problem.split('; ') };
+    }
+    const whole = this.parts.whole();
+    if (whole) await whole.changeEverywhere({ kind: 'use', scenario: { ...(definition as Record<string, unknown>), name: added.name, session: added.session } });
+    return added;
   }
 
   /** Follows the journal live (GET /__admin/events). */
@@ -130,10 +140,18 @@ export class StubAdmin {
     const { version, recorder, outbound } = this.parts;
     switch (change.kind) {
       case 'sticky':
-        if (change.name === null) version.clearScenario();
-        return change.name === null || version.useScenario(change.name);
+        if (change.name === null) version.clearScenario(change.session);
+        return change.name === null || version.useScenario(change.name, change.session);
       case 'reset':
         recorder.reset();
+        return true;
+      case 'scripts':
+        version.resetScripts(change.session);
+        return true;
+      case 'use':
+        return addedHere(version, change.scenario);
+      case 'unuse':
+        version.removeScenario(change.name, change.session);
         return true;
       case 'reload':
         return version.reload();
@@ -147,6 +165,11 @@ export class StubAdmin {
   async changeEverywhere(change: AdminChange): Promise<boolean> {
     const whole = this.parts.whole();
     return whole ? whole.changeEverywhere(change) : this.changeHere(change);
+  }
+
+  /** Puts stateful mode's store back to its seeded start (POST /__admin/reset?state=true); nothing when it is off. */
+  async resetState(): Promise<void> {
+    await this.parts.state()?.resetAll();
   }
 
   /** True in stateful mode. */

@@ -11,6 +11,7 @@ import { summarizeWarnings } from '../openapi/document-warnings.js';
 import type { EngineState } from '../engine/pipeline.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { compileResources } from '../openapi/compile-resources.js';
+import { Sessions } from '../engine/sessions.js';
 
 /**
  * Loads spec and fixtures; `specFilesRead` hears which files the spec was read from, even if a
@@ -35,5 +36,8 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   for (const line of fixtures.said ?? []) log(line);
   for (const warning of fixtures.warnings) log(`warning: ${warning.file}: ${warning.reason}`);
   const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
-  return { compiled, scenarios: fixtures.scenarios, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null, defaultDelayMs: options.delayMs, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, resources };
+  return {
+    compiled, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null,
+    defaultDelayMs: options.delayMs, defaultDelaySpread: options.delaySpread, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, script: { seed: options.seed ?? 0, chaos: options.chaos }, sessions: new Sessions(), resources,
+  };
 }

@@ -16,7 +16,10 @@ export interface AckMessage {
 const nullableString = { type: ['string', 'null'] };
 const change = {
   oneOf: [
-    { type: 'object', required: ['kind', 'name'], properties: { kind: { const: 'sticky' }, name: nullableString } },
+    { type: 'object', required: ['kind', 'name'], properties: { kind: { const: 'sticky' }, name: nullableString, session: { type: 'string' } } },
+    { type: 'object', required: ['kind'], properties: { kind: { const: 'scripts' }, session: { type: 'string' } } },
+    { type: 'object', required: ['kind', 'scenario'], properties: { kind: { const: 'use' }, scenario: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+    { type: 'object', required: ['kind', 'name'], properties: { kind: { const: 'unuse' }, name: { type: 'string' }, session: { type: 'string' } } },
     { type: 'object', required: ['kind'], properties: { kind: { enum: ['reset', 'reload'] } } },
     { type: 'object', required: ['kind', 'name', 'url'], properties: { kind: { const: 'webhook' }, name: { type: 'string' }, url: nullableString } },
   ],

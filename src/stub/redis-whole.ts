@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { ConfigError } from '../config/config-error.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { CoverageCounts } from '../record/coverage.js';
-import type { JournalEntry, JournalFilter } from '../record/journal.js';
+import { kept as keptByFilter, type JournalEntry, type JournalFilter } from '../record/journal.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { COMMAND_TIMEOUT_MS, PREFIX, RedisStateStore } from './redis-state-store.js';
 import { readMessage } from './redis-messages.js';
@@ -95,10 +95,7 @@ export class RedisWhole implements WholeServer {
     const texts = await this.store.run(() => this.redis.lrange(KEYS.journal, 0, -1));
     const kept = texts.filter((text) => {
       const entry = journalEntry(text);
-      return entry !== null
-        && (filter.method === undefined || entry.method === filter.method.toUpperCase())
-        && (filter.path === undefined || entry.path === filter.path)
-        && (filter.status === undefined || entry.status === filter.status);
+      return entry !== null && keptByFilter(entry, filter);
     });
     return `{"requests":[${kept.join(',')}]}`;
   }

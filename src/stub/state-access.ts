@@ -188,6 +188,12 @@ export class StateAccess {
     await this.store.replace(state);
   }
 
+  /** Puts every resource back to its first data (`stub.reset({ state: true })`). */
+  async resetAll(): Promise<void> {
+    const version = this.version.current;
+    await this.store.replace(seedState(version.compiled.operations, version.resources!, this.seedItems));
+  }
+
   /** Writes a waiting --state-file change now (at shutdown). */
   flush(): void {
     this.stateFile?.flush();

@@ -132,6 +132,11 @@ export class Stub {
     return this.state === null ? handleRequest(this.version.current, request) : this.state.handle(request);
   }
 
+  /** Puts stateful mode's store back to its seeded start; nothing when stateful mode is off. */
+  async resetState(): Promise<void> {
+    await this.state?.resetAll();
+  }
+
   /** --proxy: whether the mock or the real API answers this request, and how it is forwarded. */
   decideProxy(request: PlainRequest): ProxyDecision {
     return decide(this.version.current, request, this.proxy!.refuseInvalid);

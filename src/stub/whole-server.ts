@@ -7,8 +7,19 @@ import type { CoverageCounts } from '../record/coverage.js';
 import type { DriftReport } from '../record/drift.js';
 import type { StateStore } from './state-store.js';
 
-/** An admin change that reaches every process (PUT/DELETE /__admin/scenario, DELETE /__admin/requests, POST /__admin/reload). */
-export type AdminChange = { kind: 'sticky'; name: string | null } | { kind: 'reset' } | { kind: 'reload' } | { kind: 'webhook'; name: string; url: string | null };
+/**
+ * An admin change that reaches every process (PUT/DELETE /__admin/scenario, DELETE /__admin/requests,
+ * POST /__admin/reset, POST/DELETE /__admin/scenarios, POST /__admin/reload). `scripts`: forget what
+ * scripted answers remember (one session's, or every session's); `use`/`unuse`: an added scenario.
+ */
+export type AdminChange =
+  | { kind: 'sticky'; name: string | null; session?: string }
+  | { kind: 'reset' }
+  | { kind: 'scripts'; session?: string }
+  | { kind: 'use'; scenario: Record<string, unknown> & { name: string } }
+  | { kind: 'unuse'; name: string; session?: string }
+  | { kind: 'reload' }
+  | { kind: 'webhook'; name: string; url: string | null };
 
 export interface WholeServer {
   /** The state every process reads and changes (stateful mode). */

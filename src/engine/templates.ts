@@ -1,0 +1,187 @@
+// Templates in scripted answers: any string of a scenario's body or headers may hold Handlebars
+// expressions over the request (`{{request.body.name}}`, `{{request.path.id}}`) and a few seeded
+// helpers. Compiled once when the fixture is loaded; rendered per request. A string that is one
+// whole expression keeps the value's type, so `id: "{{request.body.id}}"` answers the number sent.
+import Handlebars from 'handlebars';
+import type { Faker } from '@faker-js/faker';
+import { cheapRandomizer, fnv1a } from '../generate/seeded-random.js';
+import { generatorLibraries } from '../generate/generator-libraries.js';
+import { isObject } from '../common/json-value.js';
+import type { ExactJson, PlainRequest } from '../common/plain-http.js';
+
+/** What an expression can read. */
+export interface TemplateContext {
+  request: {
+    method: string;
+    path: Record<string, string>;
+    query: Record<string, string | string[]>;
+    /** Lower-case names. */
+    headers: Readonly<Record<string, string | string[] | undefined>>;
+    body: unknown;
+  };
+  /** The request's session (`X-Mock-Session`): renders as its name. */
+  session: { name: string; toString(): string };
+}
+
+/** Renders one value tree for a request; `seedKey` makes the seeded helpers repeat for the same request. */
+export type RenderTree = (context: TemplateContext, seedKey: string) => unknown;
+
+/** The helpers a template may call, besides Handlebars' own block helpers. */
+export const TEMPLATE_HELPERS = ['faker', 'uuid', 'now', 'randomInt', 'json', 'default'] as const;
+export const BUILT_IN_HELPERS = ['if', 'unless', 'each', 'with', 'lookup', 'log'] as const;
+
+const handlebars = Handlebars.create();
+
+/** The request being rendered: the seeded helpers draw from it. Rendering is synchronous, so one slot serves. */
+let drawing: { next: () => number; seed: number; faker: Faker | null } | null = null;
+
+function random(): number {
+  return drawing ? drawing.next() : Math.random();
+}
+
+handlebars.registerHelper('faker', (method: unknown) => {
+  if (!drawing) return '';
+  drawing.faker ??= generatorLibraries().createFaker(seededRandomizer(drawing.seed));
+  const call = fakerMethod(drawing.faker, String(method));
+  return call ? call() : '';
+});
+handlebars.registerHelper('uuid', () => {
+  const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
+  hex[12] = '4';
+  hex[16] = ((Math.floor(random() * 4) + 8)).toString(16);
+  const text = hex.join('');
+  return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`;
+});
+handlebars.registerHelper('now', (options: { hash?: { offset?: unknown } }) => {
+  const offset = options?.hash?.offset;
+  return new Date(Date.now() + (offset === undefined ? 0 : offsetMs(String(offset)) ?? 0)).toISOString();
+});
+handlebars.registerHelper('randomInt', (min: unknown, max: unknown) => {
+  const low = Math.ceil(Number(min));
+  const high = Math.floor(Number(max));
+  if (!Number.isFinite(low) || !Number.isFinite(high) || high < low) return low;
+  return low + Math.floor(random() * (high - low + 1));
+});
+handlebars.registerHelper('json', (value: unknown) => new handlebars.SafeString(JSON.stringify(value ?? null)));
+handlebars.registerHelper('default', (value: unknown, fallback: unknown) => (value === undefined || value === null || value === '' ? fallback : value));
+// The whole-expression form: the value is kept aside instead of printed.
+let kept: unknown;
+handlebars.registerHelper('__keep', (value: unknown) => {
+  kept = value;
+  return '';
+});
+
+/** `-2d`, `+3h`, `30m`, `10s`, `1w`: milliseconds; null when it is none of those. */
+export function offsetMs(text: string): number | null {
+  const match = /^\s*([+-]?)(\d+)\s*([smhdw])\s*$/.exec(text);
+  if (!match) return null;
+  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[match[3] as 's' | 'm' | 'h' | 'd' | 'w'];
+  return (match[1] === '-' ? -1 : 1) * Number(match[2]) * unit;
+}
+
+/** faker's method at a dotted path (`person.fullName`), bound; null when there is none. */
+export function fakerMethod(faker: Faker, path: string): (() => unknown) | null {
+  const parts = path.split('.');
+  let owner: unknown = faker;
+  for (const part of parts.slice(0, -1)) owner = isObject(owner) || typeof owner === 'object' ? (owner as Record<string, unknown>)[part] : undefined;
+  const method = owner && typeof owner === 'object' ? (owner as Record<string, unknown>)[parts[parts.length - 1]] : undefined;
+  return typeof method === 'function' ? () => (method as () => unknown).call(owner) : null;
+}
+
+function seededRandomizer(seed: number) {
+  const randomizer = cheapRandomizer();
+  randomizer.seed(seed);
+  return randomizer;
+}
+
+/** Whether a string holds a template expression. */
+export function holdsTemplate(text: string): boolean {
+  return text.includes('{{');
+}
+
+/** The one expression a string is made of (`{{request.body.id}}`), without its braces; null when it is more than that. */
+export function wholeExpression(text: string): string | null {
+  const match = /^\{\{~?\s*([^{}]+?)\s*~?\}\}$/.exec(text.trim());
+  return match && !/^[#/^!>&]/.test(match[1]) ? match[1] : null;
+}
+
+/** Compiles one string: a function of the context, or null when the string holds no template. Throws Handlebars' parse error. */
+function compileString(text: string): ((context: TemplateContext) => unknown) | null {
+  if (!holdsTemplate(text)) return null;
+  const whole = wholeExpression(text);
+  if (whole !== null) {
+    const ast = handlebars.parse(`{{${whole}}}`);
+    const statement = ast.body[0] as hbs.AST.MustacheStatement;
+    const call = statement.params.length > 0 || (statement.hash?.pairs.length ?? 0) > 0 || isHelperName(statement.path);
+    const template = handlebars.compile(call ? `{{__keep (${whole})}}` : `{{__keep ${whole}}}`, { noEscape: true });
+    return (context) => {
+      kept = undefined;
+      template(context);
+      const value = kept;
+      kept = undefined;
+      // A session renders as its name; a missing value as an empty string, as in a longer text.
+      if (value === context.session) return context.session.name;
+      return value === undefined ? '' : value instanceof handlebars.SafeString ? value.toString() : value;
+    };
+  }
+  const template = handlebars.compile(text, { noEscape: true });
+  return (context) => template(context);
+}
+
+function isHelperName(path: hbs.AST.Expression): boolean {
+  return path.type === 'PathExpression' && (path as hbs.AST.PathExpression).parts.length === 1
+    && (TEMPLATE_HELPERS as readonly string[]).includes((path as hbs.AST.PathExpression).original);
+}
+
+/** A value tree whose strings may hold templates, compiled once; null when none does. */
+export function compileTree(value: unknown): RenderTree | null {
+  const render = compileNode(value);
+  if (render === null) return null;
+  return (context, seedKey) => {
+    const seed = fnv1a(seedKey);
+    const randomizer = seededRandomizer(seed);
+    drawing = { next: () => randomizer.next(), seed, faker: null };
+    try {
+      return render(context);
+    } finally {
+      drawing = null;
+    }
+  };
+}
+
+function compileNode(value: unknown): ((context: TemplateContext) => unknown) | null {
+  if (typeof value === 'string') return compileString(value);
+  if (Array.isArray(value)) {
+    const items = value.map(compileNode);
+    if (items.every((item) => item === null)) return null;
+    return (context) => value.map((item, i) => (items[i] ? items[i]!(context) : item));
+  }
+  if (isObject(value)) {
+    const entries = Object.entries(value).map(([key, member]) => [key, member, compileNode(member)] as const);
+    if (entries.every(([, , render]) => render === null)) return null;
+    return (context) => {
+      const out: Record<string, unknown> = {};
+      for (const [key, member, render] of entries) Object.defineProperty(out, key, { value: render ? render(context) : member, enumerable: true, writable: true, configurable: true });
+      return out;
+    };
+  }
+  return null;
+}
+
+/** Handlebars' syntax tree of a string, for the start-up checks. */
+export function parseTemplate(text: string): hbs.AST.Program {
+  return handlebars.parse(text);
+}
+
+/** What a scenario's templates read: the request as the client sent it, its session. */
+export function templateContext(request: PlainRequest, pathParams: Record<string, string>, query: URLSearchParams, body: ExactJson | null, session: string): TemplateContext {
+  const queryValues: Record<string, string | string[]> = {};
+  for (const name of new Set(query.keys())) {
+    const values = query.getAll(name);
+    Object.defineProperty(queryValues, name, { value: values.length === 1 ? values[0] : values, enumerable: true });
+  }
+  return {
+    request: { method: request.method, path: pathParams, query: queryValues, headers: request.headers, body: body ? body.exact ?? body.value : undefined },
+    session: { name: session, toString: () => session },
+  };
+}
