@@ -6,6 +6,8 @@ import { DEFAULTS } from './config/options.js';
 export const HELP = `Usage: plant-store-stub [options]
        plant-store-stub mock FILE [-p PORT] [-h HOST] [-d] [--errors] [options]
                         (Prism's command line: implies --compat prism)
+       plant-store-stub fixture-schema [--spec FILE]
+                        (prints the fixture files' JSON Schema, for editors)
 
 Serves an OpenAPI 3.0/3.1/3.2 (or Swagger 2.0) document as a stub API.
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/config-error.js';
 import type { StubOptions } from './config/options.js';
+import { fixtureSchemaText } from './stub/fixture-schema-file.js';
 import { HELP } from './cli-help.js';
 import { batchedSink } from './record/request-log.js';
 import { formatCoverage, type CoverageReport } from './record/coverage.js';
@@ -221,6 +222,7 @@ async function main(): Promise<void> {
   // die with a stack trace at shutdown when the last lines are written.
   process.stdout.on('error', () => {});
   writeJsonLines(process.argv.slice(2));
+  if (process.argv[2] === 'fixture-schema') return void process.stdout.write(await fixtureSchemaText(process.argv.slice(3)));
   const took = flagsNpmTook(process.env, Object.keys(OPTIONS), takesValue);
   if (took.length > 0) exitWithError(npmTookFlagsProblem(took, process.env.npm_lifecycle_event!));
   const { options, workers } = parseOptions(process.argv.slice(2));

@@ -14,7 +14,7 @@ import { scriptedChoice, seededDelay, withAdded, type ScriptSettings } from './s
 import { DEFAULT_SESSION, sessionOf, type Sessions } from './sessions.js';
 import type { DelaySpread } from '../common/delay-spread.js';
 import { templateContext } from './templates.js';
-import { selectResponse } from './select-response.js';
+import { pairedExample, selectResponse } from './select-response.js';
 import { negotiateMedia } from './negotiate-media.js';
 import { selfCheck } from './self-check.js';
 import { serializeBody } from './serialize-body.js';
@@ -51,6 +51,8 @@ export interface EngineState {
   defaultDelaySpread?: DelaySpread | null;
   /** The seed and --chaos, for the scripted choices' draws. */
   script?: ScriptSettings;
+  /** The document as loaded, for what reads it whole (GET /__admin/fixture-schema); not read by the pipeline. */
+  document?: Record<string, unknown>;
   /** What scripted answers remember between requests, per session; the same object across reloads. */
   sessions?: Sessions;
   /** Stateful mode: the resources inferred from the document; null when stateful mode is off. */
@@ -141,7 +143,9 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   const action = stored && state.resources?.actions.get(operation.key);
   const fromState = action && !matched && asksNothing(selection, scenarios, sticky) ? answerFromState(operation, action, stored, pathParams, query, read) : null;
   if (isRefusal(fromState)) return refused(fromState, operation);
-  const selected = fromState ?? selectResponse(operation, scenarios, selection, sticky, body !== null && policy.echoRequests, matched);
+  //    A body equal to a named request example gets the response example of that name.
+  const paired = !fromState && !matched && body !== null && operation.body?.examples.size ? pairedExample(operation, body.value) : null;
+  const selected = fromState ?? selectResponse(operation, scenarios, selection, sticky, body !== null && policy.echoRequests, matched, paired);
   if (isRefusal(selected)) return refused(selected, operation);
   //    Then the media type the client accepts, among those the chosen response documents.
   const negotiated = negotiateMedia(selected, request.headers.accept, policy.preferredMedia);

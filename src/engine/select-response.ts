@@ -9,6 +9,8 @@ import type { Choice, Refusal, Selection } from './engine-types.js';
 import type { Scenario } from './scenario.js';
 import { exampleOrGenerated } from './example-or-generated.js';
 import { selectionRefusals } from './refusals.js';
+import { isRefusal } from './refusal.js';
+import deepEqual from 'fast-deep-equal';
 
 export function selectResponse(
   operation: CompiledOperation,
@@ -18,6 +20,8 @@ export function selectResponse(
   /** The request has a JSON body and the policy echoes it (not in Prism's way). */
   echoesBody: boolean,
   matched: Scenario | null = null,
+  /** The name of the request example the body equals, when a response has an example of that name (Microcks' and Specmatic's pairing). */
+  paired: string | null = null,
 ): Choice | Refusal {
   if (selection.scenario !== null) {
     const scenario = scenarios?.get(selection.scenario);
@@ -39,6 +43,10 @@ export function selectResponse(
   const stickyScenario = sticky === null ? undefined : scenarios?.get(sticky);
   if (stickyScenario) return { kind: 'scenario', scenario: stickyScenario, plan: documentedResponse(operation.responses, stickyScenario.status) };
   if (matched) return { kind: 'scenario', scenario: matched, plan: documentedResponse(operation.responses, matched.status) };
+  if (paired !== null) {
+    const choice = byExampleName(operation, undefined, paired);
+    if (!isRefusal(choice)) return { ...choice, asked: false } as Choice;
+  }
   if (!success) return selectionRefusals.noSuccess(operation.key);
   return defaultChoice(success, echoesBody);
 }
@@ -74,6 +82,21 @@ function byStatusAndName(operation: CompiledOperation, scenarios: ReadonlyMap<st
   if (scenario && scenario.status === status) return { kind: 'scenario', scenario, plan };
   const known = [...mediaOf(plan).flatMap((v) => [...v.examples.keys()]), ...[...(scenarios?.values() ?? [])].filter((s) => s.status === status).map((s) => s.name)];
   return selectionRefusals.nothingNamedForStatus(name, status, operation.key, known, plan.contentType ?? '');
+}
+
+/**
+ * The name of the operation's request example that `body` equals, where one of its responses has an
+ * example of the same name; null otherwise.
+ */
+export function pairedExample(operation: CompiledOperation, body: unknown): string | null {
+  const examples = operation.body?.examples;
+  if (!examples || examples.size === 0 || body === undefined) return null;
+  for (const [name, example] of examples) {
+    if (!deepEqual(example, body)) continue;
+    const plans = [operation.success, ...operation.responses.values()].filter((plan): plan is ResponsePlan => plan !== null);
+    if (plans.some((plan) => withExample(plan, name))) return name;
+  }
+  return null;
 }
 
 /** Prefer: example=NAME -> a named example of any documented response, else a scenario of that name. */

@@ -61,7 +61,7 @@ export class InMemoryStub {
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
     const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
     const state: EngineState = {
-      compiled, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null,
+      compiled, document: spec.document as Record<string, unknown>, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null,
       defaultDelayMs: options.delayMs, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, script: { seed: options.seed ?? 0, chaos: null }, sessions: new Sessions(), resources,
     };
     // Capped as the server's store is: a page's memory is no less finite than a server's.

@@ -81,6 +81,10 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   router.get('/drift', async (_req, res) => {
     res.json(await stub.wholeDrift());
   });
+  // For editors: `# yaml-language-server: $schema=http://127.0.0.1:4010/__admin/fixture-schema`.
+  router.get('/fixture-schema', (_req, res) => {
+    res.type('application/schema+json').send(JSON.stringify(stub.fixtureSchema(), null, 2));
+  });
   router.get('/scenarios', (req, res) => {
     res.json(stub.scenarios(sessionAsked(req)));
   });

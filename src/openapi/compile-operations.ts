@@ -22,7 +22,7 @@ import { secretsOf } from './secrets.js';
 import { compileCallbacks, compileWebhooks } from './compile-outbound.js';
 import { runAtOnce, type Steps } from '../common/slices.js';
 import type { BodyPlan, CompiledOperation, CompiledSpec, MediaPlan, NamedOperation, OperationPlans } from './compiled-model.js';
-import { compileResponses } from './compile-responses.js';
+import { collectExamples, compileResponses } from './compile-responses.js';
 import { formKind, isJsonMediaType } from './media-types.js';
 import { pickSuccess } from './success-rule.js';
 import { STUB_POLICY, type CompatPolicy } from '../config/compat-policy.js';
@@ -270,6 +270,10 @@ function compileBody(spec: LoadedDocument, compiler: SchemaCompiler, raw: unknow
   // The schema templates read names from: the JSON body's, else the form's.
   const named = Object.entries(content).find(([type, media]) => isSchema(media) && media.schema !== undefined && (isJsonMediaType(type) || formKind(type) !== null));
   const schema = named ? (named[1] as Schema).schema : undefined;
-  return { required: body.value.required === true, media, fieldNames: (segments) => (schema === undefined ? null : bodyFieldNames(spec, schema, segments)) };
+  // Named examples of the JSON body: a request equal to one is answered with the response example of that name.
+  const jsonMedia = Object.entries(content).find(([type, media]) => isJsonMediaType(type) && isSchema(media));
+  const examples = jsonMedia ? collectExamples(spec, jsonMedia[1] as Schema) : new Map<string, unknown>();
+  examples.delete('default');
+  return { required: body.value.required === true, media, examples, fieldNames: (segments) => (schema === undefined ? null : bodyFieldNames(spec, schema, segments)) };
 }
 

@@ -118,7 +118,7 @@ function headerSample(header: Schema, schema: Schema | null, generated: () => un
   return headerSafe(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
-function collectExamples(spec: LoadedDocument, media: Schema | null): Map<string, unknown> {
+export function collectExamples(spec: LoadedDocument, media: Schema | null): Map<string, unknown> {
   const examples = new Map<string, unknown>();
   if (!media) return examples;
   if (isSchema(media.examples)) {

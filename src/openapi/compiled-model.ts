@@ -27,6 +27,8 @@ export interface MediaPlan {
 export interface BodyPlan {
   required: boolean;
   media: MediaPlan[];
+  /** The JSON body's named examples: a request equal to one gets the response example of the same name. */
+  examples: ReadonlyMap<string, unknown>;
   /** The field names the body's schema declares at a place in it; null where it leaves names open (see body-fields.ts). */
   fieldNames: (segments: readonly string[]) => readonly string[] | null;
 }

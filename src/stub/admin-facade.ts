@@ -2,6 +2,7 @@
 // the stub reads the served state itself. Changes made "everywhere" reach every process of a
 // whole server (--workers, --state-store); the rest answer for this process.
 import { ConfigError } from '../config/config-error.js';
+import { fixtureSchema } from '../scenarios/fixture-schema.js';
 import { DEFAULT_SESSION } from '../engine/sessions.js';
 import { ADDED_SOURCES, addedHere, scenarioListing, type ScenarioListing } from './scenario-listing.js';
 import type { DocumentWarning } from '../openapi/document-warnings.js';
@@ -165,6 +166,12 @@ export class StubAdmin {
   async changeEverywhere(change: AdminChange): Promise<boolean> {
     const whole = this.parts.whole();
     return whole ? whole.changeEverywhere(change) : this.changeHere(change);
+  }
+
+  /** GET /__admin/fixture-schema: a JSON Schema of fixture files for the document served. */
+  fixtureSchema(): object {
+    const { compiled, document } = this.parts.version.current;
+    return fixtureSchema(compiled, document ?? {});
   }
 
   /** Puts stateful mode's store back to its seeded start (POST /__admin/reset?state=true); nothing when it is off. */

@@ -37,7 +37,7 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   for (const warning of fixtures.warnings) log(`warning: ${warning.file}: ${warning.reason}`);
   const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
   return {
-    compiled, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null,
+    compiled, document: spec.document as Record<string, unknown>, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null,
     defaultDelayMs: options.delayMs, defaultDelaySpread: options.delaySpread, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, script: { seed: options.seed ?? 0, chaos: options.chaos }, sessions: new Sessions(), resources,
   };
 }
