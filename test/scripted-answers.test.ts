@@ -341,3 +341,23 @@ describe('reset({ state: true })', () => {
     expect((await request(`${stub.url}/orders/77`)).status).toBe(404);
   });
 });
+
+describe('sessions in stateful mode', () => {
+  it('gives each named session its own store, seeded as the shared one', async () => {
+    const stub = await stubWith({}, { stateful: true });
+    const alice = stub.session('alice');
+    const bob = stub.session('bob');
+    const create = (id: number, headers: Record<string, string>) => post(`${stub.url}/orders`, { id, owner: { name: 'Ada' } }, { ...JSON_HEADERS, ...headers });
+    expect((await create(501, alice.headers)).status).toBe(201);
+    expect((await create(502, bob.headers)).status).toBe(201);
+    expect((await request(`${stub.url}/orders/501`, { headers: { ...alice.headers } })).status).toBe(200);
+    expect((await request(`${stub.url}/orders/501`, { headers: { ...bob.headers } })).status).toBe(404);
+    expect((await request(`${stub.url}/orders/501`)).status).toBe(404);
+    expect((await request(`${stub.url}/orders/502`, { headers: { ...bob.headers } })).status).toBe(200);
+    // The same id in two sessions is no conflict.
+    expect((await create(501, bob.headers)).status).toBe(201);
+    alice.reset();
+    expect((await request(`${stub.url}/orders/501`, { headers: { ...alice.headers } })).status).toBe(404);
+    expect((await request(`${stub.url}/orders/502`, { headers: { ...bob.headers } })).status).toBe(200);
+  });
+});

@@ -148,6 +148,7 @@ export class StubAdmin {
         return true;
       case 'scripts':
         version.resetScripts(change.session);
+        this.parts.state()?.forgetSessions(change.session);
         return true;
       case 'use':
         return addedHere(version, change.scenario);

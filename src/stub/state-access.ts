@@ -20,6 +20,7 @@ import { seedState } from '../engine/seed-state.js';
 import { ClusterWhole } from './cluster-whole.js';
 import type { WholeServer } from './whole-server.js';
 import type { ServedVersion } from './served-version.js';
+import { DEFAULT_SESSION, sessionOf } from '../engine/sessions.js';
 
 /**
  * How many times a request is answered again when another process changed the same item first.
@@ -28,9 +29,14 @@ import type { ServedVersion } from './served-version.js';
  */
 const RETRIES = 10;
 
+/** Sessions with a store of their own at most; beyond, the one used least recently is forgotten. */
+const MAX_SESSION_STORES = 100;
+
 export class StateAccess {
   /** Retries in this process, one at a time. */
   private readonly retries = new Mutex();
+  /** A named session's own store (X-Mock-Session), seeded as the shared one was, in this process. */
+  private readonly sessionStores = new Map<string, LocalStateStore>();
 
   private constructor(
     private readonly version: ServedVersion,
@@ -77,36 +83,58 @@ export class StateAccess {
     const version = this.version.current;
     const routed = routeRequest(version, request);
     if (!touchesState(version, routed)) return handleRequest(version, request, undefined, routed);
-    const stored = this.store.read();
-    if (!(stored instanceof Promise)) return this.handleWith(version, request, routed, stored);
-    return stored.then((state) => this.handleWith(version, request, routed, state)).catch((error: unknown) => storeUnavailable(error));
+    const session = sessionOf(request.headers['x-mock-session']);
+    const store = session === DEFAULT_SESSION ? this.store : this.sessionStore(session, version);
+    const stored = store.read();
+    if (!(stored instanceof Promise)) return this.handleWith(store, version, request, routed, stored);
+    return stored.then((state) => this.handleWith(store, version, request, routed, state)).catch((error: unknown) => storeUnavailable(error));
   }
 
-  private handleWith(version: EngineState, request: PlainRequest, routed: Routed | Refusal, stored: StoredState): EngineResponse | Promise<EngineResponse> {
+  /** A session's own store, seeded as the shared one was when it is first used. */
+  private sessionStore(session: string, version: EngineState): LocalStateStore {
+    let store = this.sessionStores.get(session);
+    if (store) {
+      this.sessionStores.delete(session);
+    } else {
+      store = new LocalStateStore(() => {}, this.maxBytes);
+      store.seed(seedState(version.compiled.operations, version.resources!, this.seedItems));
+      if (this.sessionStores.size >= MAX_SESSION_STORES) this.sessionStores.delete(this.sessionStores.keys().next().value!);
+    }
+    this.sessionStores.set(session, store);
+    return store;
+  }
+
+  /** Forgets a session's own store (its next request starts from the seed again), or every session's. */
+  forgetSessions(session?: string): void {
+    if (session === undefined) this.sessionStores.clear();
+    else this.sessionStores.delete(session);
+  }
+
+  private handleWith(store: StateStore, version: EngineState, request: PlainRequest, routed: Routed | Refusal, stored: StoredState): EngineResponse | Promise<EngineResponse> {
     const response = handleRequest(version, request, stored, routed);
     if (!response.stateChange) return response;
     // Another process may have changed the same item since this one read the state (two workers
     // creating one id): the store refuses the change, and the request is answered again.
-    const applied = this.store.apply(response.stateChange);
-    if (!(applied instanceof Promise)) return this.answerFor(applied, response, version, request, routed);
-    return applied.then((done) => this.answerFor(done, response, version, request, routed));
+    const applied = store.apply(response.stateChange);
+    if (!(applied instanceof Promise)) return this.answerFor(store, applied, response, version, request, routed);
+    return applied.then((done) => this.answerFor(store, done, response, version, request, routed));
   }
 
   /** The answer once the store has taken (or refused) its change. */
-  private answerFor(applied: Applied, response: EngineResponse, version: EngineState, request: PlainRequest, routed: Routed | Refusal): EngineResponse | Promise<EngineResponse> {
+  private answerFor(store: StateStore, applied: Applied, response: EngineResponse, version: EngineState, request: PlainRequest, routed: Routed | Refusal): EngineResponse | Promise<EngineResponse> {
     if (applied === 'applied') return response;
-    return applied === 'full' ? this.full() : this.retry(version, request, routed);
+    return applied === 'full' ? this.full() : this.retry(store, version, request, routed);
   }
 
   /**
    * Answers the request again from the state as it is now, until its change is stored; after
    * RETRIES a 503 says nothing was stored (the answer built from a stale state is never sent).
    */
-  private retry(version: EngineState, request: PlainRequest, routed: Routed | Refusal): Promise<EngineResponse> {
+  private retry(store: StateStore, version: EngineState, request: PlainRequest, routed: Routed | Refusal): Promise<EngineResponse> {
     return this.retries.runExclusive(async () => {
       for (let tries = 0; tries < RETRIES; tries++) {
-        const response = handleRequest(version, request, await this.store.read(), routed);
-        const applied = response.stateChange ? await this.store.apply(response.stateChange) : 'applied';
+        const response = handleRequest(version, request, await store.read(), routed);
+        const applied = response.stateChange ? await store.apply(response.stateChange) : 'applied';
         if (applied === 'full') return this.full();
         if (applied === 'applied') return response;
       }
@@ -190,6 +218,7 @@ export class StateAccess {
 
   /** Puts every resource back to its first data (`stub.reset({ state: true })`). */
   async resetAll(): Promise<void> {
+    this.forgetSessions();
     const version = this.version.current;
     await this.store.replace(seedState(version.compiled.operations, version.resources!, this.seedItems));
   }

@@ -49,33 +49,41 @@ export interface SessionControl {
   removeScenario(name: string): boolean;
   useScenario(name: string): void;
   clearScenario(): void;
-  /** Forgets this session's sticky scenario, sequence positions, counts and added scenarios; the journal keeps its entries. */
+  /** Forgets this session's sticky scenario, sequence positions, counts, added scenarios and own store; the journal keeps its entries. */
   reset(): void;
 }
 
 /** What every stub hands out, the server's and the fetch handler's in-memory one: its records and the scripted answers. */
 export type RecordsControl = Pick<StubControl, 'requests' | 'reset' | 'coverage' | 'useScenario' | 'clearScenario' | 'use' | 'removeScenario' | 'session'>;
 
-/** `resetState`: puts stateful mode's store back to its seeded start; absent where there is none. */
-export function recordsControl(recorder: Recorder, version: ServedState, resetState?: () => Promise<void>): RecordsControl {
+/** What stateful mode's store does at a reset, where there is one. */
+export interface StateResets {
+  /** Puts the store back to its seeded start (sessions' own stores included). */
+  all(): Promise<void>;
+  /** Forgets a session's own store, or every session's. */
+  sessions(session?: string): void;
+}
+
+export function recordsControl(recorder: Recorder, version: ServedState, state?: StateResets): RecordsControl {
   return {
     requests: (filter) => recorder.requests(filter),
     // A failed test must not leak its sticky scenario, sequence positions or added answers into every later one.
     reset: async (options = {}) => {
       recorder.reset();
       version.resetScripts();
-      if (options.state && resetState) await resetState();
+      state?.sessions();
+      if (options.state && state) await state.all();
     },
     coverage: () => recorder.coverageReport(),
     useScenario: (name) => version.useKnownScenario(name),
     clearScenario: () => version.clearScenario(),
     use: (scenario) => version.addScenario(scenario, 'stub.use').name,
     removeScenario: (name) => version.removeScenario(name),
-    session: (name) => sessionControl(recorder, version, name),
+    session: (name) => sessionControl(recorder, version, name, state),
   };
 }
 
-function sessionControl(recorder: Recorder, version: ServedState, name: string): SessionControl {
+function sessionControl(recorder: Recorder, version: ServedState, name: string, state?: StateResets): SessionControl {
   if (typeof name !== 'string' || name.trim() === '') throw new Error('a session needs a name (what its requests send in X-Mock-Session)');
   const session = name.trim();
   return {
@@ -86,13 +94,16 @@ function sessionControl(recorder: Recorder, version: ServedState, name: string):
     removeScenario: (scenarioName) => version.removeScenario(scenarioName, session),
     useScenario: (scenarioName) => version.useKnownScenario(scenarioName, session),
     clearScenario: () => version.clearScenario(session),
-    reset: () => version.resetScripts(session),
+    reset: () => {
+      version.resetScripts(session);
+      state?.sessions(session);
+    },
   };
 }
 
 export function controlOf(stub: Stub): StubControl {
   return {
-    ...recordsControl(stub.recorder, stub.version, () => stub.resetState()),
+    ...recordsControl(stub.recorder, stub.version, { all: () => stub.resetState(), sessions: (session) => stub.forgetSessionState(session) }),
     drift: () => stub.admin.drift(),
     warnings: () => stub.admin.warnings(),
     served: () => stub.served(),

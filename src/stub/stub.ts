@@ -137,6 +137,11 @@ export class Stub {
     await this.state?.resetAll();
   }
 
+  /** A session's own store, or every session's, forgotten: their next requests start from the seed. */
+  forgetSessionState(session?: string): void {
+    this.state?.forgetSessions(session);
+  }
+
   /** --proxy: whether the mock or the real API answers this request, and how it is forwarded. */
   decideProxy(request: PlainRequest): ProxyDecision {
     return decide(this.version.current, request, this.proxy!.refuseInvalid);
