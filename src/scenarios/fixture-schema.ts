@@ -16,8 +16,8 @@ export function fixtureSchema(compiled: CompiledSpec, document: Json): Json {
   const paths = isObject(document.paths) ? document.paths : {};
   const names = compiled.operations.flatMap((op) => (op.operationId ? [op.key, op.operationId] : [op.key]));
   const perOperation = compiled.operations.map((op) => {
-    const item = resolved(document, (paths as Json)[op.path]);
-    const operation = resolved(document, item?.[op.method.toLowerCase()]);
+    const item = resolvedRef(document, (paths as Json)[op.path]);
+    const operation = resolvedRef(document, item?.[op.method.toLowerCase()]);
     return {
       if: { properties: { operation: { enum: op.operationId ? [op.key, op.operationId] : [op.key] } } },
       then: { properties: { scenarios: { additionalProperties: scenarioSchema(document, operation?.responses, op.key) } } },
@@ -48,7 +48,7 @@ function scenarioSchema(document: Json, responses: unknown, key: string): Json {
   const documented = isObject(responses) ? Object.entries(responses) : [];
   const statuses = documented.map(([status]) => statusSchema(status));
   const bodies = documented.flatMap(([status, raw]) => {
-    const schema = jsonSchemaOf(document, resolved(document, raw));
+    const schema = jsonSchemaOf(document, resolvedRef(document, raw));
     return schema === undefined ? [] : [{ if: { properties: { status: statusSchema(status) }, required: ['status'] }, then: { properties: { body: rewriteRefs(schema) } } }];
   });
   return {
@@ -94,14 +94,14 @@ function jsonSchemaOf(document: Json, response: Json | undefined): unknown {
 }
 
 /** Follows internal `$ref`s to an object (responses and path items are often references). */
-function resolved(document: Json, value: unknown, hops = 0): Json | undefined {
+export function resolvedRef(document: Json, value: unknown, hops = 0): Json | undefined {
   if (!isObject(value)) return undefined;
   if (typeof value.$ref !== 'string' || hops > 16) return value;
   const ref = value.$ref;
   if (!ref.startsWith('#/')) return undefined;
   let node: unknown = document;
   for (const token of ref.slice(2).split('/')) node = isObject(node) ? node[token.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-  return resolved(document, node, hops + 1);
+  return resolvedRef(document, node, hops + 1);
 }
 
 /** A copy whose `#/components/...` references point into this schema's `$defs/components`. */

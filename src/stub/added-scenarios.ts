@@ -4,6 +4,7 @@
 import { ConfigError } from '../config/config-error.js';
 import { isObject } from '../common/json-value.js';
 import type { EngineState } from '../engine/pipeline.js';
+import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { DEFAULT_SESSION, type Sessions } from '../engine/sessions.js';
 import { checkScenario, findOperation, nearestOperation } from '../scenarios/load-fixtures.js';
 
@@ -20,6 +21,8 @@ export interface AddedScenario {
   fault?: string;
   webhooks?: string[];
   description?: string;
+  /** A named example of the documented response for `status` as the body (`status` may then be left out). */
+  example?: string;
   /** Default: a new name, returned. */
   name?: string;
   /** Default: the default session (requests without X-Mock-Session). */
@@ -35,7 +38,7 @@ let addedSoFar = 0;
  */
 export function addScenario(state: EngineState, sessions: Sessions, definition: unknown, source: string): { name: string; session: string } {
   if (!isObject(definition)) throw new ConfigError(source, '/: expected an object with operation, status and optional body, headers, match, times, chance, delay, fault, name, session');
-  const { operation: named, name: givenName, session: givenSession, ...scenario } = definition;
+  const { operation: named, name: givenName, session: givenSession, example, ...scenario } = definition;
   if (typeof named !== 'string' || named.trim() === '') throw new ConfigError(source, '/operation: is required (e.g. "GET /plants/{id}" or an operationId)');
   const operation = findOperation(state.compiled, named);
   if (!operation) {
@@ -50,6 +53,7 @@ export function addScenario(state: EngineState, sessions: Sessions, definition: 
   if (givenName !== undefined && taken(givenName as string)) throw new ConfigError(source, `/name: ${operation.key} already has a scenario "${givenName as string}"`);
   let name = givenName as string | undefined;
   while (name === undefined || taken(name)) name = `added-${++addedSoFar}`;
+  if (example !== undefined) Object.assign(scenario, exampleAsBody(source, operation, example, scenario.status));
   const checked = checkScenario(source, operation, name, scenario, state.compiled, '', true);
   play.added.set(operation.key, [checked, ...(play.added.get(operation.key) ?? [])]);
   return { name, session };
@@ -67,4 +71,17 @@ export function removeScenario(sessions: Sessions, name: string, session = DEFAU
     return true;
   }
   return false;
+}
+
+/** `example: NAME`: the status and body of the documented response example of that name. */
+function exampleAsBody(source: string, operation: CompiledOperation, example: unknown, status: unknown): { status: number; body: unknown } {
+  if (typeof example !== 'string' || example === '') throw new ConfigError(source, '/example: must be the name of one of the operation\'s response examples');
+  const plans = [...operation.responses.values()].filter((plan) => status === undefined || plan.status === status);
+  for (const plan of plans) {
+    for (const variant of [plan, ...plan.variants]) {
+      if (variant.examples.has(example)) return { status: plan.status, body: variant.examples.get(example) };
+    }
+  }
+  const known = plans.flatMap((plan) => [...plan.examples.keys()]);
+  throw new ConfigError(source, `/example: ${operation.key} has no response example "${example}"${status === undefined ? '' : ` for ${String(status)}`}; known: ${known.join(', ') || 'none'}`);
 }

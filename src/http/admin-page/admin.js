@@ -20,6 +20,10 @@ let entries = [];
 let undrawn = [];
 let selected = null;
 let sticky = null;
+/** The session whose scripted answers the page shows and changes (X-Mock-Session); `default` without one. */
+let session = sessionStorage.getItem('stub-admin-session') ?? 'default';
+/** Operations whose "force an answer" form is open: kept open across redraws. */
+const openForms = new Set();
 let drawPending = false;
 let refreshTimer = null;
 
@@ -40,6 +44,11 @@ async function json(path) {
   const response = await api(path);
   if (!response.ok) throw new Error(`${path}: ${response.status}`);
   return response.json();
+}
+
+/** An admin path for the session the page shows. */
+function scoped(path) {
+  return session === 'default' ? path : `${path}${path.includes('?') ? '&' : '?'}session=${encodeURIComponent(session)}`;
 }
 
 // State changes are JSON requests: a page of another site cannot send them without a preflight.
@@ -66,11 +75,15 @@ const operationViews = new Map();
 let documentOrder = [];
 
 async function refreshOperations() {
-  const [scenarios, coverage] = await Promise.all([json('scenarios'), json('coverage')]);
+  const [scenarios, coverage] = await Promise.all([json(scoped('scenarios')), json('coverage')]);
   sticky = scenarios.sticky;
   const banner = $('sticky-banner');
   banner.hidden = sticky === null;
   banner.textContent = sticky === null ? '' : `sticky scenario: ${sticky}`;
+  showSessions(scenarios.sessions);
+  const forced = scenarios.operations.filter((operation) => operation.scenarios.some((scenario) => scenario.added)).length;
+  $('forced-banner').hidden = forced === 0;
+  $('forced-banner').textContent = `${forced} operation${forced === 1 ? '' : 's'} forced`;
   // The share from the counts: the summary's ratio is rounded to 0.001, which is 0 for 1 of 3,885.
   const { exercised, total } = coverage.summary;
   $('coverage-summary').textContent = `${count(exercised)} of ${count(total)} documented responses and scenarios exercised (${percent(total === 0 ? 0 : exercised / total)})`;
@@ -80,7 +93,7 @@ async function refreshOperations() {
     const listed = byKey.get(covered.operation);
     seen.add(covered.operation);
     // Redraw an operation only when what it shows changed: a request touches one or two of them.
-    const drawn = JSON.stringify([covered, listed?.scenarios, listed?.scenarios.some((scenario) => scenario.name === sticky) ? sticky : null]);
+    const drawn = JSON.stringify([covered, listed?.scenarios, listed?.examples, listed?.scenarios.some((scenario) => scenario.name === sticky) ? sticky : null]);
     let view = operationViews.get(covered.operation);
     if (view?.drawn !== drawn) {
       const node = operationView(covered, listed);
@@ -148,7 +161,8 @@ function operationView(covered, listed) {
     element('span', { className: `status${response.exercised ? ' hit' : ''}`, title: `${response.hits} hit(s)` },
       response.exercised ? `✓ ${response.status} ×${response.hits}` : response.status)));
   const hits = new Map(covered.scenarios.map((scenario) => [scenario.name, scenario]));
-  const scenarios = (listed?.scenarios ?? []).map((scenario) => {
+  const forced = (listed?.scenarios ?? []).filter((scenario) => scenario.added);
+  const scenarios = (listed?.scenarios ?? []).filter((scenario) => !scenario.added).map((scenario) => {
     const isSticky = scenario.name === sticky;
     const hit = hits.get(scenario.name);
     return element('li', { className: isSticky ? 'is-sticky' : '', 'data-scenario': scenario.name },
@@ -168,7 +182,94 @@ function operationView(covered, listed) {
       hitCount > 0 ? element('span', { className: 'hits', title: 'requests answered by this operation' }, `${hitCount} hit${hitCount === 1 ? '' : 's'}`) : null),
     covered.operationId ? element('div', { className: 'operation-id' }, covered.operationId) : null,
     statuses,
-    scenarios.length > 0 ? element('ul', { className: 'scenarios' }, ...scenarios) : null);
+    forced.length > 0 ? element('div', { className: 'forced-list' }, ...forced.map((scenario) => forcedChip(covered.operation, scenario))) : null,
+    scenarios.length > 0 ? element('ul', { className: 'scenarios' }, ...scenarios) : null,
+    forceForm(covered, listed));
+}
+
+// --- Control panel: answers forced per operation (POST /__admin/scenarios) ---------------------
+
+function forcedChip(operation, scenario) {
+  const parts = [`forced ${scenario.status}`];
+  if (scenario.delayMs) parts.push(`${scenario.delayMs} ms`);
+  if (scenario.times) parts.push(`${scenario.used} of ${scenario.times}`);
+  return element('span', { className: 'pill forced', 'data-forced': scenario.name, title: `added scenario ${scenario.name}` },
+    parts.join(' · '),
+    element('button', { type: 'button', className: 'quiet', title: 'clear', 'aria-label': `clear ${scenario.name}`, onclick: () => unforce(operation, [scenario.name]).catch(showError) }, '✕'));
+}
+
+/**
+ * The form that forces an answer on one operation: one of its documented statuses (the stub's own
+ * body for it) or named examples, with a delay or spread and a fault. What it sends is what a
+ * test sends to POST /__admin/scenarios, so the refusal's words are the API's.
+ */
+function forceForm(covered, listed) {
+  const choices = [
+    ...covered.responses.filter((response) => /^\d{3}$/.test(response.status)).map((response) => element('option', { value: `status:${response.status}` }, `${response.status} (the stub's own body)`)),
+    ...(listed?.examples ?? []).map((example) => element('option', { value: `example:${example.status}:${example.name}` }, `${example.status} example "${example.name}"`)),
+  ];
+  const answer = element('select', { name: 'answer', 'aria-label': 'answer to force' }, ...choices);
+  const delay = element('input', { name: 'delay', placeholder: 'delay: 250, 100-800', 'aria-label': 'delay', size: '14', autocomplete: 'off' });
+  const fault = element('select', { name: 'fault', 'aria-label': 'fault' }, element('option', { value: '' }, 'no fault'), ...['reset', 'close', 'timeout', 'malformed'].map((name) => element('option', { value: name }, name)));
+  const problem = element('p', { className: 'problem', role: 'status' });
+  const form = element('form', { className: 'force-form' }, answer, delay, fault, element('button', { type: 'submit' }, 'Force'), problem);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    force(covered.operation, listed, answer.value, delay.value, fault.value, problem).catch(showError);
+  });
+  const details = element('details', { className: 'force' }, element('summary', {}, 'force an answer'), form);
+  if (openForms.has(covered.operation)) details.open = true;
+  details.addEventListener('toggle', () => (details.open ? openForms.add(covered.operation) : openForms.delete(covered.operation)));
+  return choices.length > 0 ? details : null;
+}
+
+/** `250` -> 250, `100-800` -> {min, max}, `median=200,p99=2000` -> {median, p99}; undefined when empty. */
+function delayValue(text) {
+  const typed = text.trim();
+  if (typed === '') return undefined;
+  const range = /^(\d+)\s*-\s*(\d+)$/.exec(typed);
+  if (range) return { min: Number(range[1]), max: Number(range[2]) };
+  const tail = /^median=(\d+),\s*p99=(\d+)$/.exec(typed);
+  if (tail) return { median: Number(tail[1]), p99: Number(tail[2]) };
+  return /^\d+$/.test(typed) ? Number(typed) : typed;
+}
+
+async function force(operation, listed, choice, delayText, fault, problem) {
+  problem.textContent = '';
+  const [kind, status, ...name] = choice.split(':');
+  const definition = { operation, status: Number(status) };
+  if (kind === 'example') definition.example = name.join(':');
+  const delay = delayValue(delayText);
+  if (delay !== undefined) definition.delay = delay;
+  if (fault) definition.fault = fault;
+  const response = await send('POST', scoped('scenarios'), definition);
+  if (!response.ok) {
+    const refusal = await response.json().catch(() => ({}));
+    problem.textContent = [refusal.detail ?? `refused (${response.status})`, ...(refusal.violations ?? [])].join(': ');
+    return;
+  }
+  // One forced answer per operation: the one just added replaces those before it.
+  const { name: added } = await response.json();
+  const before = (listed?.scenarios ?? []).filter((scenario) => scenario.added && scenario.name !== added).map((scenario) => scenario.name);
+  await unforce(operation, before);
+}
+
+async function unforce(operation, names) {
+  for (const name of names) await send('DELETE', scoped(`scenarios/${encodeURIComponent(name)}`));
+  await refreshOperations();
+}
+
+// --- Sessions --------------------------------------------------------------------------------
+
+/** The session selector, shown once a session is in use. */
+function showSessions(names) {
+  const select = $('session');
+  const all = ['default', ...names.filter((name) => name !== 'default')];
+  if (!all.includes(session)) all.push(session);
+  $('session-picker').hidden = all.length === 1;
+  const drawn = [...select.options].map((option) => option.value);
+  if (JSON.stringify(drawn) !== JSON.stringify(all)) select.replaceChildren(...all.map((name) => element('option', { value: name }, name)));
+  select.value = session;
 }
 
 /** A path as text nodes with a line-break opportunity after each slash, so a long path wraps between its segments. */
@@ -194,8 +295,8 @@ function applyFilter() {
 }
 
 async function changeSticky(name) {
-  if (name === null) await send('DELETE', 'scenario');
-  else await send('PUT', 'scenario', { name });
+  if (name === null) await send('DELETE', scoped('scenario'));
+  else await send('PUT', scoped('scenario'), { name });
   await refreshOperations();
 }
 
@@ -588,6 +689,12 @@ $('items-refresh').addEventListener('click', () => drawItems().catch(showError))
 $('items-newer').addEventListener('click', () => { stored.offset = Math.max(0, stored.offset - ITEMS_PAGE); drawItems().catch(showError); });
 $('items-older').addEventListener('click', () => { stored.offset += ITEMS_PAGE; drawItems().catch(showError); });
 $('operation-filter').addEventListener('input', applyFilter);
+$('session').addEventListener('change', () => {
+  session = $('session').value;
+  sessionStorage.setItem('stub-admin-session', session);
+  for (const view of operationViews.values()) view.drawn = null; // redrawn for the session chosen
+  refreshOperations().catch(showError);
+});
 $('exercised-only').addEventListener('change', applyFilter);
 // The filter outlives a reload of the page (per tab, like the token).
 const savedFilter = JSON.parse(sessionStorage.getItem('stub-admin-filter') ?? '{}');
