@@ -98,4 +98,42 @@ describe.runIf(haveBrowser)('the admin page as a control panel', { timeout: 30_0
     await page.selectOption('#session', 'default');
     await expect.poll(() => operation('GET /orders/{id}').locator('.pill.forced').count()).toBe(0);
   });
+
+  it('tries an operation: a form from the document, the request sent, the answer beside it', async () => {
+    await page.selectOption('#session', 'default');
+    await operation('POST /orders').getByRole('button', { name: 'Try it' }).click();
+    const panel = page.locator('.try-panel[data-try="POST /orders"]');
+    // Prefilled with the request example, which the document pairs with the response example of its name.
+    expect(JSON.parse(await panel.locator('textarea').inputValue())).toEqual({ id: 1, owner: { name: 'Ada' }, items: [{ sku: 'R-1' }], rush: true });
+    await operation('POST /orders').locator('.pill.forced button').click();
+    await expect.poll(() => operation('POST /orders').locator('.pill.forced').count()).toBe(0);
+    await panel.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => panel.locator('.try-answer h4').textContent()).toMatch(/^answer: 201 in [\d.]+ ms$/);
+    expect(await panel.locator('.try-answer pre').textContent()).toContain('"status": "expedited"');
+    expect(await panel.locator('.try-request pre').textContent()).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/orders\ncontent-type: application\/json/);
+  });
+});
+
+describe('GET /__admin/try', () => {
+  it.runIf(haveBrowser)('describes an operation\'s parameters, body and credential; 404 for one the document lacks', async () => {
+    const described = await request(`${stub.url}/__admin/try?operation=getOrder`);
+    expect(described.status).toBe(200);
+    expect(described.json).toEqual({ operation: 'GET /orders/{id}', method: 'GET', path: '/orders/{id}', parameters: [{ name: 'id', in: 'path', required: true, value: '1' }], body: null, credential: null });
+    const missing = await request(`${stub.url}/__admin/try?operation=${encodeURIComponent('GET /nothing')}`);
+    expect(missing.status).toBe(404);
+    expect(missing.json.detail).toBe('the document has no operation "GET /nothing"; name it as METHOD /path or by its operationId');
+  });
+
+  it('prefills the Plant Store\'s body with valid generated data and its bearer credential', async () => {
+    const plantStore = await startStub({ spec: join(import.meta.dirname, '..', 'openapi.yaml'), fixtures: join(import.meta.dirname, 'none'), port: 0, watch: false, log: false, tokens: ['s3cret'] });
+    try {
+      const described = (await request(`${plantStore.url}/__admin/try?operation=${encodeURIComponent('POST /plants')}`)).json;
+      expect(described.credential).toEqual({ in: 'header', name: 'authorization', value: 'Bearer s3cret' });
+      expect(described.body.contentType).toBe('application/json');
+      const sent = await post(`${plantStore.url}/plants`, described.body.text, { 'content-type': 'application/json', authorization: described.credential.value });
+      expect(sent.status).toBe(200);
+    } finally {
+      await plantStore.close(500);
+    }
+  });
 });

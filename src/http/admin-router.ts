@@ -81,6 +81,12 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   router.get('/drift', async (_req, res) => {
     res.json(await stub.wholeDrift());
   });
+  router.get('/try', (req, res) => {
+    const key = typeof req.query.operation === 'string' ? req.query.operation : '';
+    const described = stub.tryRequest(key);
+    if (!described) return sendProblem(res, adminRefusals.unknownOperation(key));
+    res.json(described);
+  });
   // For editors: `# yaml-language-server: $schema=http://127.0.0.1:4010/__admin/fixture-schema`.
   router.get('/fixture-schema', (_req, res) => {
     res.type('application/schema+json').send(JSON.stringify(stub.fixtureSchema(), null, 2));

@@ -21,6 +21,7 @@ export const adminRefusals = {
   scenarioNameMissing: (): HttpRefusal => ({ status: 400, detail: 'send {"name": "<scenario>"}' }),
   scenarioDoesNotFit: (violations: string[]): HttpRefusal =>
     ({ status: 422, detail: 'the scenario does not fit the document; nothing was added', extra: { violations: violations.slice(0, LISTED_VIOLATIONS) } }),
+  unknownOperation: (key: string): HttpRefusal => ({ status: 404, detail: `the document has no operation "${key}"; name it as METHOD /path or by its operationId` }),
   unknownAddedScenario: (name: string): HttpRefusal => ({ status: 404, detail: `no added scenario is named "${name}"; GET /__admin/scenarios lists them (added: true)` }),
   unknownScenario: (name: string, known: string[]): HttpRefusal => ({ status: 404, detail: `no operation has a scenario "${name}"`, extra: { knownScenarios: known } }),
   stateDoesNotFit: (violations: string[]): HttpRefusal =>

@@ -3,6 +3,7 @@
 // whole server (--workers, --state-store); the rest answer for this process.
 import { ConfigError } from '../config/config-error.js';
 import { fixtureSchema } from '../scenarios/fixture-schema.js';
+import { tryRequest, type TryRequest } from './try-request.js';
 import { DEFAULT_SESSION } from '../engine/sessions.js';
 import { ADDED_SOURCES, addedHere, scenarioListing, type ScenarioListing } from './scenario-listing.js';
 import type { DocumentWarning } from '../openapi/document-warnings.js';
@@ -35,6 +36,8 @@ export interface AdminParts {
   whole: () => WholeServer | null;
   /** True once shutdown has begun. */
   shuttingDown: () => boolean;
+  /** A bearer token the stub accepts (the first --token), for the page's "Try it"; undefined when any is. */
+  token?: string;
 }
 
 /** GET /__admin/health: `reason` says in plain words why it is not ok. */
@@ -167,6 +170,13 @@ export class StubAdmin {
   async changeEverywhere(change: AdminChange): Promise<boolean> {
     const whole = this.parts.whole();
     return whole ? whole.changeEverywhere(change) : this.changeHere(change);
+  }
+
+  /** GET /__admin/try?operation=KEY: how to call the operation (the page's "Try it"); null when there is no such operation. */
+  tryRequest(key: string): TryRequest | null {
+    const { compiled, document } = this.parts.version.current;
+    const operation = compiled.byKey.get(key) ?? compiled.operations.find((op) => op.operationId === key);
+    return operation && document ? tryRequest(document, operation, this.parts.token) : null;
   }
 
   /** GET /__admin/fixture-schema: a JSON Schema of fixture files for the document served. */

@@ -72,7 +72,7 @@ export class Stub {
     this.recorder.onAnswered((_request, response, durationMs) => metrics.answered(response, durationMs));
     this.outbound.onOutcome((outcome) => metrics.delivered(outcome));
     version.onReloaded = (ok, durationMs) => metrics.reloaded(ok, durationMs);
-    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, metrics, state: () => this.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun });
+    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, metrics, state: () => this.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun, token: options.tokens[0] });
     this.proxy = createProxy(options, () => version.current.compiled.secrets, warn);
   }
 

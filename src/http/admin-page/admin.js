@@ -24,6 +24,8 @@ let sticky = null;
 let session = sessionStorage.getItem('stub-admin-session') ?? 'default';
 /** Operations whose "force an answer" form is open: kept open across redraws. */
 const openForms = new Set();
+/** Operation key -> its open "Try it" panel, moved into the operation's node each time it is redrawn. */
+const tryPanels = new Map();
 let drawPending = false;
 let refreshTimer = null;
 
@@ -179,12 +181,68 @@ function operationView(covered, listed) {
     element('div', { className: 'operation-key' },
       element('span', { className: `method m-${method.toLowerCase()}` }, method),
       element('span', { className: 'operation-path' }, ...breakableAfterSlashes(path.join(' '))),
-      hitCount > 0 ? element('span', { className: 'hits', title: 'requests answered by this operation' }, `${hitCount} hit${hitCount === 1 ? '' : 's'}`) : null),
+      hitCount > 0 ? element('span', { className: 'hits', title: 'requests answered by this operation' }, `${hitCount} hit${hitCount === 1 ? '' : 's'}`) : null,
+      element('button', { type: 'button', className: 'quiet try-open', onclick: () => toggleTry(covered.operation).catch(showError) }, 'Try it')),
     covered.operationId ? element('div', { className: 'operation-id' }, covered.operationId) : null,
     statuses,
     forced.length > 0 ? element('div', { className: 'forced-list' }, ...forced.map((scenario) => forcedChip(covered.operation, scenario))) : null,
     scenarios.length > 0 ? element('ul', { className: 'scenarios' }, ...scenarios) : null,
-    forceForm(covered, listed));
+    forceForm(covered, listed),
+    tryPanels.get(covered.operation) ?? null);
+}
+
+// --- Try it: a request built from the document, sent to the stub, its answer beside it ---------
+
+async function toggleTry(key) {
+  const open = tryPanels.get(key);
+  if (open) {
+    open.remove();
+    tryPanels.delete(key);
+    return;
+  }
+  const described = await json(`try?operation=${encodeURIComponent(key)}`);
+  const field = (label, name, value) => element('label', {}, label, element('input', { name, value, autocomplete: 'off', spellcheck: 'false' }));
+  const inputs = described.parameters.map((parameter) => field(`${parameter.in} ${parameter.name}${parameter.required ? ' *' : ''}`, `${parameter.in}:${parameter.name}`, parameter.value));
+  const credential = described.credential ? field(`${described.credential.in} ${described.credential.name} (credential)`, `${described.credential.in}:${described.credential.name}`, described.credential.value) : null;
+  const body = described.body ? element('textarea', { name: 'body', rows: String(Math.min(12, described.body.text.split('\n').length + 1)), spellcheck: 'false', 'aria-label': `body (${described.body.contentType})` }) : null;
+  if (body) body.value = described.body.text;
+  const result = element('div', { className: 'try-result' });
+  const form = element('form', { className: 'try-form' }, element('div', { className: 'try-fields' }, ...inputs, credential), body, element('button', { type: 'submit' }, 'Send'), result);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    sendTry(described, form, result).catch((error) => (result.textContent = String(error.message ?? error)));
+  });
+  const panel = element('div', { className: 'try-panel', 'data-try': key }, form);
+  tryPanels.set(key, panel);
+  operationViews.get(key)?.node.append(panel);
+}
+
+async function sendTry(described, form, result) {
+  const values = Object.fromEntries([...form.querySelectorAll('input')].map((input) => [input.name, input.value]));
+  const path = described.path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(values[`path:${name}`] ?? ''));
+  const query = new URLSearchParams();
+  const headers = {};
+  for (const [name, value] of Object.entries(values)) {
+    const [place, ...rest] = name.split(':');
+    if (value === '') continue;
+    if (place === 'query') query.append(rest.join(':'), value);
+    if (place === 'header') headers[rest.join(':')] = value;
+  }
+  if (session !== 'default') headers['x-mock-session'] = session;
+  const text = form.querySelector('textarea')?.value;
+  if (described.body && text) headers['content-type'] = described.body.contentType;
+  const url = `${location.origin}${base.replace(/__admin\/$/, '').replace(/\/$/, '')}${path}${query.size > 0 ? `?${query}` : ''}`;
+  const started = performance.now();
+  const response = await fetch(url, { method: described.method, headers, body: ['GET', 'HEAD'].includes(described.method) || !text ? undefined : text });
+  const answer = await response.text();
+  let shown = answer;
+  try {
+    shown = JSON.stringify(JSON.parse(answer), null, 2);
+  } catch {}
+  const head = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
+  result.replaceChildren(
+    element('div', { className: 'try-request' }, element('h4', {}, 'request'), element('pre', {}, `${described.method} ${url}\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n')}${text && described.body ? `\n\n${text}` : ''}`)),
+    element('div', { className: 'try-answer' }, element('h4', {}, `answer: ${response.status} in ${duration(performance.now() - started)} ms`), element('pre', { className: response.ok ? '' : 'bad' }, `${head}\n\n${shown}`)));
 }
 
 // --- Control panel: answers forced per operation (POST /__admin/scenarios) ---------------------
@@ -204,6 +262,26 @@ function forcedChip(operation, scenario) {
  * test sends to POST /__admin/scenarios, so the refusal's words are the API's.
  */
 function forceForm(covered, listed) {
+  if (!covered.responses.some((response) => /^\d{3}$/.test(response.status))) return null;
+  // Built when first opened: a document of thousands of operations draws a summary line for each.
+  const details = element('details', { className: 'force' }, element('summary', {}, 'force an answer'));
+  const build = () => {
+    if (details.querySelector('form')) return;
+    details.append(forceFields(covered, listed));
+  };
+  if (openForms.has(covered.operation)) {
+    build();
+    details.open = true;
+  }
+  details.addEventListener('toggle', () => {
+    if (details.open) build();
+    if (details.open) openForms.add(covered.operation);
+    else openForms.delete(covered.operation);
+  });
+  return details;
+}
+
+function forceFields(covered, listed) {
   const choices = [
     ...covered.responses.filter((response) => /^\d{3}$/.test(response.status)).map((response) => element('option', { value: `status:${response.status}` }, `${response.status} (the stub's own body)`)),
     ...(listed?.examples ?? []).map((example) => element('option', { value: `example:${example.status}:${example.name}` }, `${example.status} example "${example.name}"`)),
@@ -217,10 +295,7 @@ function forceForm(covered, listed) {
     event.preventDefault();
     force(covered.operation, listed, answer.value, delay.value, fault.value, problem).catch(showError);
   });
-  const details = element('details', { className: 'force' }, element('summary', {}, 'force an answer'), form);
-  if (openForms.has(covered.operation)) details.open = true;
-  details.addEventListener('toggle', () => (details.open ? openForms.add(covered.operation) : openForms.delete(covered.operation)));
-  return choices.length > 0 ? details : null;
+  return form;
 }
 
 /** `250` -> 250, `100-800` -> {min, max}, `median=200,p99=2000` -> {median, p99}; undefined when empty. */
