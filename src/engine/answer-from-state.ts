@@ -2,6 +2,7 @@
 // (no scenario, Prefer, fault or sticky scenario). The engine only decides: it reads the state it
 // is handed and returns the answer to build (a `state` choice) together with the change to make;
 // the layer above applies the change to its store, so no I/O happens here.
+import { respelled } from './spellings.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { Resource, ResourceAction } from '../openapi/compile-resources.js';
 import { defaultExampleName } from './example-or-generated.js';
@@ -104,7 +105,7 @@ export function answerFromState(
       if (!sent) return null;
       // What only the server sets survives a replace: the client never sends it.
       const kept = isExactObject(current) ? Object.fromEntries(resource.serverFields.filter((key) => key in current).map((key) => [key, current[key]])) : {};
-      const updated = action.kind === 'merge' && isExactObject(current) ? { ...current, ...sent } : { ...kept, ...sent };
+      const updated = action.kind === 'merge' && isExactObject(current) ? { ...current, ...respelled(sent, current) } : { ...kept, ...sent };
       // The path names the item; a body that says otherwise does not move it.
       updated[resource.idField] = isExactObject(current) && current[resource.idField] !== undefined ? current[resource.idField] : id;
       return respond(answered(updated), { action: action.kind, resource: resource.name, id, item: stringifyExact(updated, true) });
@@ -186,8 +187,9 @@ export function storedAsAnswered(choice: Extract<Choice, { kind: 'state' }>, ans
  */
 function overlaid(stored: unknown, shown: unknown): unknown {
   if (isExactObject(stored) && isExactObject(shown)) {
-    const merged: Record<string, unknown> = { ...stored };
-    for (const [key, value] of Object.entries(shown)) setOwn(merged, key, Object.hasOwn(stored, key) ? overlaid(stored[key], value) : value);
+    // Stored in the answer's spelling: a field sent as `FriendlyName` and answered as `friendly_name` is kept once.
+    const merged: Record<string, unknown> = respelled(stored, shown);
+    for (const [key, value] of Object.entries(shown)) setOwn(merged, key, Object.hasOwn(merged, key) ? overlaid(merged[key], value) : value);
     return merged;
   }
   if (Array.isArray(stored) && Array.isArray(shown) && stored.length === shown.length) return shown.map((value, i) => overlaid(stored[i], value));

@@ -3,15 +3,18 @@
 // lacks comes from the fallback (an example or generated data), and so does a field only the
 // server sets: one the request's schema does not declare (`id`, `createdAt`, `resultCode` in an
 // answer to a body without them) or that is `readOnly`. An object declaring no properties (a map,
-// a free-form object, a oneOf) is carried as it is. Each plan is compiled once.
+// a free-form object, a oneOf) is carried as it is. Each plan is compiled once. A field the
+// request holds in another spelling (`FriendlyName` sent, `friendly_name` answered) is carried too,
+// where that spelling is the only one of its words in the request: one name, several spellings.
 import { deref, objectView, schemaTypes, type Schema } from './schema-view.js';
 import type { LoadedDocument } from './load-document.js';
 import { setOwn } from '../common/json-value.js';
+import { nameWords } from '../generate/name-words.js';
 
 // `nullable`: a null source is carried as null (a stored `date_value: null` stays null), not
 // replaced by the fallback's object.
 type Plan =
-  | { kind: 'object'; fields: Array<{ name: string; plan: Plan; required: boolean; serverSet: boolean }>; nullable: boolean }
+  | { kind: 'object'; fields: Array<{ name: string; words: string; plan: Plan; required: boolean; serverSet: boolean }>; nullable: boolean }
   | { kind: 'array'; items: Plan; nullable: boolean }
   | { kind: 'value' };
 
@@ -35,7 +38,9 @@ export function compileProjection(spec: LoadedDocument, schema: unknown, request
   return Object.assign(project, {
     takesFrom: (source: unknown) => {
       const top = plan();
-      return top.kind !== 'object' || !isPlainObject(source) || top.fields.some(({ name }) => Object.hasOwn(source, name));
+      if (top.kind !== 'object' || !isPlainObject(source)) return true;
+      const spellings = spellingsOf(source);
+      return top.fields.some(({ name, words }) => Object.hasOwn(source, name) || spellings.has(words));
     },
   });
 }
@@ -70,6 +75,7 @@ function compilePlan(spec: LoadedDocument, raw: unknown, request: Schema, memo: 
       const inRequest = sendable?.get(name);
       plan.fields.push({
         name,
+        words: nameWords(name).join('_'),
         plan: compilePlan(spec, property, inRequest === undefined ? UNKNOWN : deref(spec, inRequest), memo),
         required: view.required.has(name),
         serverSet: readOnly || (sendable !== null && inRequest === undefined),
@@ -97,11 +103,14 @@ function apply(plan: Plan, source: unknown, fallback: () => unknown): unknown {
     case 'object': {
       if (!isPlainObject(source)) return fallback();
       const result: Record<string, unknown> = {};
-      for (const { name, plan: fieldPlan, required, serverSet } of plan.fields) {
+      // The source's keys by their words, read only when a field is missing under its own name.
+      let spellings: Map<string, string> | undefined;
+      for (const { name, words, plan: fieldPlan, required, serverSet } of plan.fields) {
         let value: unknown;
-        if (Object.hasOwn(source, name)) {
+        const key = Object.hasOwn(source, name) ? name : (spellings ??= spellingsOf(source)).get(words);
+        if (key !== undefined) {
           // Leaves (the common case) are copied without building a fallback for them.
-          value = fieldPlan.kind === 'value' ? source[name] : apply(fieldPlan, source[name], once(() => propertyOf(fallback(), name)));
+          value = fieldPlan.kind === 'value' ? source[key] : apply(fieldPlan, source[key], once(() => propertyOf(fallback(), name)));
         } else if (required || serverSet) {
           value = propertyOf(fallback(), name);
         }
@@ -112,6 +121,19 @@ function apply(plan: Plan, source: unknown, fallback: () => unknown): unknown {
       return result;
     }
   }
+}
+
+/** An object's keys by their words (`FriendlyName` under `friendly_name`); words two keys share name neither. */
+function spellingsOf(source: Record<string, unknown>): Map<string, string> {
+  const byWords = new Map<string, string>();
+  const shared = new Set<string>();
+  for (const key of Object.keys(source)) {
+    const words = nameWords(key).join('_');
+    if (byWords.has(words)) shared.add(words);
+    else byWords.set(words, key);
+  }
+  for (const words of shared) byWords.delete(words);
+  return byWords;
 }
 
 function once<T>(compute: () => T): () => T {

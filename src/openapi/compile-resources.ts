@@ -8,6 +8,7 @@
 // Over 300 lines: the model's types (Resource, ResourceAction) stay above the inference that fills
 // them, and the rules that decide a resource's id, envelopes and scope read the same views of one
 // path pair; the types move to a file of their own when either grows.
+import { nameWords } from '../generate/name-words.js';
 import type { CompiledOperation } from './compiled-model.js';
 import type { LoadedDocument } from './load-document.js';
 import type { Validator } from './schema-compiler.js';
@@ -192,14 +193,15 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
   }
   // Any other format (`ipv4`): each new id is generated, as the format asks.
   if (idKind === 'string' && typeof idSchemaView?.format === 'string' && drawId !== null) idKind = 'format';
-  const sent = new Set(body.view?.properties.keys() ?? []);
+  // What the client sends, in any spelling (`FriendlyName` sent is `friendly_name` answered).
+  const sent = new Set([...(body.view?.properties.keys() ?? [])].map((key) => nameWords(key).join('_')));
   const answerKeys = [...(answer.view?.properties.keys() ?? [])];
   const scope = [...name.matchAll(/\{([^{}]+)\}/g)].flatMap(([, param]) => {
     const field = findIdKey(answerKeys, [normalizedName(param)]);
     if (field === null || field === idField) return [];
     return [{ param, field, integer: schemaTypes(deref(spec, answer.view!.properties.get(field))).includes('integer') }];
   });
-  const serverFields = answer.view ? [...answer.view.properties.keys()].filter((key) => key !== idField && !sent.has(key)) : [];
+  const serverFields = answer.view ? [...answer.view.properties.keys()].filter((key) => key !== idField && !sent.has(nameWords(key).join('_'))) : [];
   return {
     name,
     itemPath,

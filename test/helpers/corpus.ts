@@ -169,7 +169,7 @@ function buildRequest(samples: Samples, operation: Operation): BuiltRequest {
     const value = mediaSample(samples, media, `${requestBody.pointer}/content/${escapePointerToken(type)}`, operation.key);
     const base = type.split(';')[0].trim().toLowerCase();
     if (base === 'application/x-www-form-urlencoded') {
-      body = new URLSearchParams(formFields(value)).toString();
+      body = new URLSearchParams(formFields(value, isNode(media.encoding) ? (media.encoding as Node) : {})).toString();
       headers['content-type'] = type;
     } else if (base.startsWith('multipart/')) {
       const parts = formFields(value).map(([name, text]) => `--corpus\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${text}\r\n`);
@@ -273,10 +273,23 @@ function serialize(value: unknown, parameter: Node): string {
   return String(value ?? '');
 }
 
-/** A form body's fields: one per property, an array as the field repeated, objects as JSON text. */
-function formFields(value: unknown): Array<[string, string]> {
+/**
+ * A form body's fields: one per property, an array as the field repeated, objects as JSON text;
+ * a property its `encoding` gives `style: deepObject` in brackets (`metadata[order]=1`, `expand[0]=x`), as Stripe's are.
+ */
+function formFields(value: unknown, encoding: Node = {}): Array<[string, string]> {
   const text = (item: unknown) => (typeof item === 'string' ? item : JSON.stringify(item));
-  return Object.entries(isNode(value) ? value : {}).flatMap(([name, field]) => (Array.isArray(field) ? field : [field]).map((item): [string, string] => [name, text(item)]));
+  return Object.entries(isNode(value) ? value : {}).flatMap(([name, field]) => {
+    const style = isNode(encoding[name]) ? (encoding[name] as Node).style : undefined;
+    if (style === 'deepObject' && (isNode(field) || Array.isArray(field))) return bracketed(name, field);
+    return (Array.isArray(field) ? field : [field]).map((item): [string, string] => [name, text(item)]);
+  });
+}
+
+function bracketed(prefix: string, value: unknown): Array<[string, string]> {
+  if (Array.isArray(value)) return value.flatMap((item, i) => bracketed(`${prefix}[${i}]`, item));
+  if (isNode(value)) return Object.entries(value).flatMap(([key, member]) => bracketed(`${prefix}[${key}]`, member));
+  return [[prefix, typeof value === 'string' ? value : JSON.stringify(value)]];
 }
 
 /**
