@@ -29,13 +29,28 @@ export function cursorOffset(paging: CursorPaging, text: string | null): number 
   // A number: an offset, or the number a field that holds one answered (Box's integer `next_marker`).
   if (/^\d{1,9}$/.test(text)) return Number(text);
   if (paging.kind === 'offset') return 0;
-  const match = /^o(\d{1,9})$/.exec(Buffer.from(text, 'base64url').toString('latin1'));
+  const match = /^o(\d{1,9})$/.exec(fromBase64url(text) ?? '');
   return match ? Number(match[1]) : 0;
+}
+
+// base64url with the web's btoa and atob, not Node's Buffer: the engine also runs in a page (MSW).
+function base64url(text: string): string {
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The text a base64url token stands for; null when it is not one. */
+function fromBase64url(token: string): string | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(token)) return null;
+  try {
+    return atob(token.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    return null;
+  }
 }
 
 /** The cursor that starts at item `offset` (an opaque text for a token, as real APIs make). */
 export function cursorAt(paging: CursorPaging, offset: number): string {
-  return paging.kind === 'offset' ? String(offset) : Buffer.from(`o${offset}`, 'latin1').toString('base64url');
+  return paging.kind === 'offset' ? String(offset) : base64url(`o${offset}`);
 }
 
 /** The page size a request asks for (its size parameter), else the documented default; null for neither. */

@@ -2,7 +2,7 @@
 // expressions over the request (`{{request.body.name}}`, `{{request.path.id}}`) and a few seeded
 // helpers. Compiled once when the fixture is loaded; rendered per request. A string that is one
 // whole expression keeps the value's type, so `id: "{{request.body.id}}"` answers the number sent.
-import Handlebars from 'handlebars';
+import type HandlebarsModule from 'handlebars';
 import type { Faker } from '@faker-js/faker';
 import { cheapRandomizer, fnv1a } from '../generate/seeded-random.js';
 import { generatorLibraries } from '../generate/generator-libraries.js';
@@ -30,7 +30,34 @@ export type RenderTree = (context: TemplateContext, seedKey: string) => unknown;
 export const TEMPLATE_HELPERS = ['faker', 'uuid', 'now', 'randomInt', 'json', 'default'] as const;
 export const BUILT_IN_HELPERS = ['if', 'unless', 'each', 'with', 'lookup', 'log'] as const;
 
-const handlebars = Handlebars.create();
+type Handlebars = typeof HandlebarsModule;
+
+/**
+ * Loaded by loadTemplateEngine() before fixtures are read: the server always, a page (the fetch
+ * handler, MSW) only when its fixtures hold a template, since the engine is a tenth of its bundle.
+ */
+let handlebars: Handlebars | null = null;
+let loading: Promise<void> | null = null;
+
+export function loadTemplateEngine(): Promise<void> {
+  return (loading ??= import('handlebars').then((module) => {
+    const created = ((module as unknown as { default?: Handlebars }).default ?? (module as unknown as Handlebars)).create();
+    registerHelpers(created);
+    handlebars = created;
+  }));
+}
+
+function engine(): Handlebars {
+  if (!handlebars) throw new TemplateEngineMissing();
+  return handlebars;
+}
+
+/** A template met where the engine was not loaded (a page whose fixtures held none when it opened). */
+export class TemplateEngineMissing extends Error {
+  constructor() {
+    super('templates need the template engine, loaded when the fixtures given at start hold a template ({{...}})');
+  }
+}
 
 /** The request being rendered: the seeded helpers draw from it. Rendering is synchronous, so one slot serves. */
 let drawing: { next: () => number; seed: number; faker: Faker | null } | null = null;
@@ -39,37 +66,41 @@ function random(): number {
   return drawing ? drawing.next() : Math.random();
 }
 
-handlebars.registerHelper('faker', (method: unknown) => {
-  if (!drawing) return '';
-  drawing.faker ??= generatorLibraries().createFaker(seededRandomizer(drawing.seed));
-  const call = fakerMethod(drawing.faker, String(method));
-  return call ? call() : '';
-});
-handlebars.registerHelper('uuid', () => {
-  const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
-  hex[12] = '4';
-  hex[16] = ((Math.floor(random() * 4) + 8)).toString(16);
-  const text = hex.join('');
-  return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`;
-});
-handlebars.registerHelper('now', (options: { hash?: { offset?: unknown } }) => {
-  const offset = options?.hash?.offset;
-  return new Date(Date.now() + (offset === undefined ? 0 : offsetMs(String(offset)) ?? 0)).toISOString();
-});
-handlebars.registerHelper('randomInt', (min: unknown, max: unknown) => {
-  const low = Math.ceil(Number(min));
-  const high = Math.floor(Number(max));
-  if (!Number.isFinite(low) || !Number.isFinite(high) || high < low) return low;
-  return low + Math.floor(random() * (high - low + 1));
-});
-handlebars.registerHelper('json', (value: unknown) => new handlebars.SafeString(JSON.stringify(value ?? null)));
-handlebars.registerHelper('default', (value: unknown, fallback: unknown) => (value === undefined || value === null || value === '' ? fallback : value));
-// The whole-expression form: the value is kept aside instead of printed.
+function registerHelpers(instance: Handlebars): void {
+  instance.registerHelper('faker', (method: unknown) => {
+    if (!drawing) return '';
+    drawing.faker ??= generatorLibraries().createFaker(seededRandomizer(drawing.seed));
+    const call = fakerMethod(drawing.faker, String(method));
+    return call ? call() : '';
+  });
+  instance.registerHelper('uuid', () => {
+    const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
+    hex[12] = '4';
+    hex[16] = ((Math.floor(random() * 4) + 8)).toString(16);
+    const text = hex.join('');
+    return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`;
+  });
+  instance.registerHelper('now', (options: { hash?: { offset?: unknown } }) => {
+    const offset = options?.hash?.offset;
+    return new Date(Date.now() + (offset === undefined ? 0 : offsetMs(String(offset)) ?? 0)).toISOString();
+  });
+  instance.registerHelper('randomInt', (min: unknown, max: unknown) => {
+    const low = Math.ceil(Number(min));
+    const high = Math.floor(Number(max));
+    if (!Number.isFinite(low) || !Number.isFinite(high) || high < low) return low;
+    return low + Math.floor(random() * (high - low + 1));
+  });
+  instance.registerHelper('json', (value: unknown) => new instance.SafeString(JSON.stringify(value ?? null)));
+  instance.registerHelper('default', (value: unknown, fallback: unknown) => (value === undefined || value === null || value === '' ? fallback : value));
+  // The whole-expression form: the value is kept aside instead of printed.
+  instance.registerHelper('__keep', (value: unknown) => {
+    kept = value;
+    return '';
+  });
+}
+
+/** What the whole-expression helper kept. */
 let kept: unknown;
-handlebars.registerHelper('__keep', (value: unknown) => {
-  kept = value;
-  return '';
-});
 
 /** `-2d`, `+3h`, `30m`, `10s`, `1w`: milliseconds; null when it is none of those. */
 export function offsetMs(text: string): number | null {
@@ -110,10 +141,10 @@ function compileString(text: string): ((context: TemplateContext) => unknown) | 
   if (!holdsTemplate(text)) return null;
   const whole = wholeExpression(text);
   if (whole !== null) {
-    const ast = handlebars.parse(`{{${whole}}}`);
+    const ast = engine().parse(`{{${whole}}}`);
     const statement = ast.body[0] as hbs.AST.MustacheStatement;
     const call = statement.params.length > 0 || (statement.hash?.pairs.length ?? 0) > 0 || isHelperName(statement.path);
-    const template = handlebars.compile(call ? `{{__keep (${whole})}}` : `{{__keep ${whole}}}`, { noEscape: true });
+    const template = engine().compile(call ? `{{__keep (${whole})}}` : `{{__keep ${whole}}}`, { noEscape: true });
     return (context) => {
       kept = undefined;
       template(context);
@@ -121,10 +152,10 @@ function compileString(text: string): ((context: TemplateContext) => unknown) | 
       kept = undefined;
       // A session renders as its name; a missing value as an empty string, as in a longer text.
       if (value === context.session) return context.session.name;
-      return value === undefined ? '' : value instanceof handlebars.SafeString ? value.toString() : value;
+      return value === undefined ? '' : value instanceof engine().SafeString ? value.toString() : value;
     };
   }
-  const template = handlebars.compile(text, { noEscape: true });
+  const template = engine().compile(text, { noEscape: true });
   return (context) => template(context);
 }
 
@@ -170,7 +201,7 @@ function compileNode(value: unknown): ((context: TemplateContext) => unknown) | 
 
 /** Handlebars' syntax tree of a string, for the start-up checks. */
 export function parseTemplate(text: string): hbs.AST.Program {
-  return handlebars.parse(text);
+  return engine().parse(text);
 }
 
 /** What a scenario's templates read: the request as the client sent it, its session. */

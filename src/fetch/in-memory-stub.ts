@@ -17,6 +17,7 @@ import { anyKey } from '../common/any-key.js';
 import { scenarioTable, type FixtureSource } from '../scenarios/load-fixtures.js';
 import { parseYamlFile } from '../config/parse-yaml.js';
 import { Sessions } from '../engine/sessions.js';
+import { loadTemplateEngine } from '../engine/templates.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { seedState } from '../engine/seed-state.js';
@@ -54,7 +55,9 @@ export class InMemoryStub {
     // the XML writer and RE2 only for a document that may need them (most of a page's download).
     const xml = anyKey(spec.document, isXmlMediaType);
     const patterns = anyKey(spec.document, (key) => key === 'pattern' || key === 'patternProperties');
-    await Promise.all([loadGeneratorLibraries({ faker: mayUseFaker(spec.document) }), xml ? importXmlLibrary() : null, patterns ? importRe2() : null]);
+    // The template engine only for fixtures that hold a template (`{{request.body.name}}`).
+    const templated = JSON.stringify(options.fixtures).includes('{{');
+    await Promise.all([loadGeneratorLibraries({ faker: mayUseFaker(spec.document) || templated }), xml ? importXmlLibrary() : null, patterns ? importRe2() : null, templated ? loadTemplateEngine() : null]);
     const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict, policy: options.policy });
     for (const line of summarizeWarnings(compiled.warnings)) options.warn(line);
     const fixtures = scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled);

@@ -2,7 +2,10 @@
 // and setupServer (Node's interceptors). One handler takes every request and hands it to the
 // fetch handler; a request no operation of the document is at falls through to the next handler,
 // or to the network.
-import { http, type HttpHandler } from 'msw';
+// msw/core/http alone: the package's main entry also pulls in its GraphQL support (the graphql
+// package), most of a page bundle's size.
+import { http } from 'msw/core/http';
+import type { HttpHandler } from 'msw';
 import { createFetchHandler, type FetchHandler } from './fetch-handler.js';
 import type { FetchHandlerOptions } from './fetch-options.js';
 

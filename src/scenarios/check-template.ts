@@ -7,7 +7,7 @@ import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { nearestName } from '../common/nearest-name.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 import { isObject } from '../common/json-value.js';
-import { BUILT_IN_HELPERS, TEMPLATE_HELPERS, compileTree, fakerMethod, holdsTemplate, offsetMs, parseTemplate, type RenderTree } from '../engine/templates.js';
+import { TemplateEngineMissing, BUILT_IN_HELPERS, TEMPLATE_HELPERS, compileTree, fakerMethod, holdsTemplate, offsetMs, parseTemplate, type RenderTree } from '../engine/templates.js';
 import { generatorLibraries } from '../generate/generator-libraries.js';
 import { cheapRandomizer } from '../generate/seeded-random.js';
 
@@ -23,6 +23,7 @@ export function checkedTemplates(file: string, pointer: string, operation: Compi
     try {
       program = parseTemplate(text);
     } catch (error) {
+      if (error instanceof TemplateEngineMissing) throw new ConfigError(file, `${at}: ${error.message}`);
       throw new ConfigError(file, `${at}: not a valid template: ${firstLine((error as Error).message)}`);
     }
     checkProgram(program, true, (message) => new ConfigError(file, `${at}: ${message}`), operation);

@@ -12,6 +12,7 @@ import type { EngineState } from '../engine/pipeline.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { compileResources } from '../openapi/compile-resources.js';
 import { Sessions } from '../engine/sessions.js';
+import { loadTemplateEngine } from '../engine/templates.js';
 
 /**
  * Loads spec and fixtures; `specFilesRead` hears which files the spec was read from, even if a
@@ -25,7 +26,7 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   specFilesRead(spec.files);
   // The generator's libraries take about 25 ms to load; loading them before compiling means no
   // request (and no compile step that samples headers) ever waits for them or runs twice.
-  await loadGeneratorLibraries();
+  await Promise.all([loadGeneratorLibraries(), loadTemplateEngine()]);
   const steps = compileSteps(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict, validationCopy, policy: options.policy });
   const compiled = signal ? await runInSlices(steps, signal) : runAtOnce(steps);
   if (spec.convertedFrom === 'Swagger 2.0') log(`note: ${options.spec} is Swagger 2.0; served as OpenAPI 3.0 (converted on load by swagger2openapi)`);
