@@ -76,7 +76,7 @@ describe.runIf(haveBrowser)('the admin page as a control panel', { timeout: 30_0
 
   it('shows the API\'s refusal for what does not fit, and forces nothing', async () => {
     await forceOn('GET /orders', 'status:200', '900000');
-    await expect.poll(() => operation('GET /orders').locator('.problem').textContent()).toMatch(/the scenario does not fit the document; nothing was added: \/delay: must be a whole number of milliseconds from 0 to 60000/);
+    await expect.poll(() => operation('GET /orders').locator('.problem').textContent()).toMatch(/the scenario does not fit the document; nothing was added: \/delay: must be a whole number from 0 to 60000, got 900000/);
     expect((await request(`${stub.url}/orders`)).status).toBe(200);
     expect(await operation('GET /orders').locator('.pill.forced').count()).toBe(0);
   });

@@ -118,7 +118,7 @@ describe('docs/scenarios-and-fixtures.md: the fixture it prints', () => {
   it('loads as printed and answers its scenario by name', async () => {
     const fixtures = join(dir, 'printed-fixtures');
     await run('mkdir', ['-p', fixtures]);
-    expect(await writeFixtureBlocks('scenarios-and-fixtures.md', fixtures)).toEqual(['create-plant.yaml']);
+    expect(await writeFixtureBlocks('scenarios-and-fixtures.md', fixtures)).toEqual(['create-plant.yaml', 'plant-taken.yaml', 'plant-busy.yaml']);
     const cli = await startAsNpmStart(['--fixtures', fixtures]);
     const answer = await curl(`curl -s localhost:4010/plants -H 'Authorization: Bearer t' -H 'Content-Type: application/json' -H 'X-Mock-Scenario: duplicate-id' -d '{"id": 1, "name": "Fern"}'`, cli.port);
     expect(answer).toEqual({ status: 400, body: '{"error":1001,"message":"A plant with this id already exists"}' });

@@ -27,7 +27,7 @@ export function drawDelay(spread: DelaySpread, first: number, second: number): n
 export function readDelay(value: unknown): number | DelaySpread | string {
   const ms = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_DELAY_MS;
   const wanted = `a whole number of milliseconds from 0 to ${MAX_DELAY_MS}, {min, max} or {median, p99}`;
-  if (typeof value === 'number') return ms(value) ? value : `must be ${wanted}`;
+  if (typeof value === 'number') return ms(value) ? value : `must be a whole number from 0 to ${MAX_DELAY_MS}, got ${value}`;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return `must be ${wanted}`;
   const keys = Object.keys(value).sort().join(',');
   const spread = value as Record<string, unknown>;

@@ -200,7 +200,8 @@ function compileNode(value: unknown): ((context: TemplateContext) => unknown) | 
 }
 
 /** Handlebars' syntax tree of a string, for the start-up checks. */
-export function parseTemplate(text: string): hbs.AST.Program {
+// Typed `unknown` here, so the package's declarations never name Handlebars' global `hbs` types.
+export function parseTemplate(text: string): unknown {
   return engine().parse(text);
 }
 

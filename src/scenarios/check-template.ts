@@ -21,7 +21,7 @@ export function checkedTemplates(file: string, pointer: string, operation: Compi
     if (!holdsTemplate(text)) return;
     let program: hbs.AST.Program;
     try {
-      program = parseTemplate(text);
+      program = parseTemplate(text) as hbs.AST.Program;
     } catch (error) {
       if (error instanceof TemplateEngineMissing) throw new ConfigError(file, `${at}: ${error.message}`);
       throw new ConfigError(file, `${at}: not a valid template: ${firstLine((error as Error).message)}`);
