@@ -1,7 +1,8 @@
 // Stage 5b: a stateless answer that agrees with its request. An item read by id answers that id
 // (`GET /tasks/7` -> `gid: "7"`), other path values land in the properties they name
-// (`/Accounts/{AccountSid}/...` -> `account_sid`), and the items of a list each get their own id,
-// not the example's id repeated. Every change is kept only when the whole body still fits the
+// (`/Accounts/{AccountSid}/...` -> `account_sid`), an RPC-style operation's request fields land
+// in the answer's properties of their name (`?channel=C1` -> `channel`), and the items of a list
+// each get their own id, not the example's id repeated. Every change is kept only when the whole body still fits the
 // documented schema: where a value does not fit, the answer stays as the builder made it.
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
@@ -26,8 +27,17 @@ interface PathShape {
 
 const shapes = new WeakMap<CompiledOperation, PathShape>();
 
-/** `page`: the page asked for (`?page=2`), 1 when none: the items of later pages get ids of their own. */
-export function agreeWithRequest(operation: CompiledOperation, choice: Choice, answer: BuiltResponse, pathParams: Record<string, string>, page = 1): BuiltResponse {
+/** What the request sent besides its path: its query, and its body as read (a form's as an object). */
+export interface SentFields {
+  query: URLSearchParams;
+  body: unknown;
+}
+
+/**
+ * `page`: the page asked for (`?page=2`), 1 when none: the items of later pages get ids of their own.
+ * `sent`: the fields an RPC-style operation (no path parameter) reflects.
+ */
+export function agreeWithRequest(operation: CompiledOperation, choice: Choice, answer: BuiltResponse, pathParams: Record<string, string>, page = 1, sent?: SentFields): BuiltResponse {
   // An example asked for by name is served as written; fixtures and the state are their own
   // answers. An echo whose numbers are kept exact (above 2^53) is left as it is: rare, and a copy
   // would have to carry its raw numbers.
@@ -40,10 +50,12 @@ export function agreeWithRequest(operation: CompiledOperation, choice: Choice, a
   // /plants's echo): the answer as it is, before the copy and the name scans, which cost about 6%
   // of a POST /plants's CPU when done anyway (node --cpu-prof under 50 connections, issue 22).
   const shape = pathShape(operation);
-  if (shape.params.length === 0 && !holdsStructure(answer.body)) return answer;
+  // An echo already answers what was sent.
+  const fields = shape.params.length === 0 && answer.choiceKind !== 'echo' && sent ? sentFields(sent) : null;
+  if (shape.params.length === 0 && fields === null && !holdsStructure(answer.body)) return answer;
   const fits = (value: unknown) => validate(value, undefined).length === 0;
   const body = structuredClone(answer.body) as JsonObject | unknown[];
-  const changed = reflectPath(body, shape, pathParams, fits) | distinctItems(body, fits, page);
+  const changed = (fields === null ? 0 : reflectFields(body, fields, fits)) | reflectPath(body, shape, pathParams, fits) | distinctItems(body, fits, page);
   return changed ? { ...answer, body, bodyViolations: [] } : answer;
 }
 
@@ -88,6 +100,47 @@ function reflectPath(body: JsonObject | unknown[], shape: PathShape, pathParams:
   return changed;
 }
 
+/**
+ * The scalar fields a request sent, by normalized name (`channel_id`, `channelId` and `ChannelId`
+ * are one): its query's, then its body's top-level ones, which win. Null when there are none.
+ */
+function sentFields({ query, body }: SentFields): Map<string, unknown> | null {
+  const fields = new Map<string, unknown>();
+  for (const [name, value] of query) if (!fields.has(normalizedName(name))) fields.set(normalizedName(name), value);
+  if (isObject(body)) {
+    for (const [name, value] of Object.entries(body)) if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') fields.set(normalizedName(name), value);
+  }
+  return fields.size === 0 ? null : fields;
+}
+
+/**
+ * RPC-style operations (`chat.postMessage`, `conversations.members?channel=C1`): a field the
+ * request sent lands in the answer's property of the same name, in the body or its envelope (not
+ * in a list's items, which a filter does not name one by one), where it fits; 1 when something changed.
+ */
+function reflectFields(body: JsonObject | unknown[], fields: Map<string, unknown>, fits: (value: unknown) => boolean): number {
+  if (Array.isArray(body)) return 0;
+  const holders = resourceHolders(body);
+  let changed = 0;
+  for (const target of holders.list ? [body] : holders.objects) {
+    for (const key of scalarKeys(target)) {
+      const value = fields.get(normalizedName(key));
+      if (value !== undefined) changed |= setValueIfFits(body, target, key, value, fits);
+    }
+  }
+  return changed;
+}
+
+/** Sets `target[key]` to a sent value (text read in the property's own type); undone when the body no longer fits. */
+function setValueIfFits(body: unknown, target: JsonObject, key: string, sent: unknown, fits: (value: unknown) => boolean): number {
+  const before = target[key];
+  if (typeof sent === 'string') {
+    if (typeof before === 'boolean') return sent === 'true' || sent === 'false' ? setIfFits(body, target, key, sent, fits, sent === 'true') : 0;
+    return setIfFits(body, target, key, sent, fits);
+  }
+  return before === null || typeof before === typeof sent ? setIfFits(body, target, key, String(sent), fits, sent) : 0;
+}
+
 /** Where the answered resource's properties are: the body then its envelope, or a list's items. */
 function resourceHolders(body: JsonObject | unknown[]): { list: boolean; objects: JsonObject[] } {
   const list = listOf(body);
@@ -97,10 +150,10 @@ function resourceHolders(body: JsonObject | unknown[]): { list: boolean; objects
   return { list: false, objects: inner !== null && !Array.isArray(inner) ? [top, inner] : [top] };
 }
 
-/** Sets `target[key]` to the path value in the property's own type; undone when the body no longer fits. */
-function setIfFits(body: unknown, target: JsonObject, key: string, text: string, fits: (value: unknown) => boolean): number {
+/** Sets `target[key]` to the path value in the property's own type (or to `exact`, a value sent as it is); undone when the body no longer fits. */
+function setIfFits(body: unknown, target: JsonObject, key: string, text: string, fits: (value: unknown) => boolean, exact?: unknown): number {
   const before = target[key];
-  const value = typed(before, key, text);
+  const value = exact !== undefined ? exact : typed(before, key, text);
   if (value === undefined || value === before) return 0;
   target[key] = value;
   if (fits(body)) return 1;

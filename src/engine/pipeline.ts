@@ -23,6 +23,7 @@ import { answerFromState, storedAsAnswered } from './answer-from-state.js';
 import { agreeWithRequest } from './agree-with-request.js';
 import { keepLinksOnStub, locateCreated, stubOrigin } from './links-on-stub.js';
 import { cursorPages, pageOfRequest } from './cursor-pages.js';
+import { formPostAsGet } from './form-post-as-get.js';
 import { conditionalGet } from './conditional-get.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import type { Resources } from '../openapi/compile-resources.js';
@@ -76,7 +77,8 @@ type Undelayed = Omit<EngineResponse, 'delayMs'> & { delayMs: number | null };
  * `routed`: stage 1's result when the caller already routed the request (`routeRequest`).
  */
 export function handleRequest(state: EngineState, request: PlainRequest, stored?: StoredState, routed = routeRequest(state, request)): EngineResponse {
-  const response = answer(state, request, stored, routed);
+  // 1b. A form POST to a GET documented with a form request is answered as that GET.
+  const response = answer(state, isRefusal(routed) ? request : formPostAsGet(routed.operation, request), stored, routed);
   // 9. Delay: what the request (X-Mock-Delay, Prefer) or its scenario scripted; else --delay, which
   //    simulates the network for every answer: a refusal (never scripted) waits as long as a served one.
   if (response.delayMs === null || response.scenario === null) {
@@ -167,7 +169,7 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
     if (error instanceof SchemaTooComplexError) return refused(serverRefusals.tooComplex(choice.plan?.schemaPointer ?? ''), operation);
     throw error;
   }
-  const linked = keepLinksOnStub(agreeWithRequest(operation, choice, built, pathParams, pageOfRequest(operation.cursorPaging, query)), request, query, state.compiled.serverOrigins);
+  const linked = keepLinksOnStub(agreeWithRequest(operation, choice, built, pathParams, pageOfRequest(operation.cursorPaging, query), reflects(policy.echoRequests, selection) ? { query, body: body?.value } : undefined), request, query, state.compiled.serverOrigins);
   const paged = operation.cursorPaging === null ? linked : cursorPages(operation.cursorPaging, linked, request, query, stubOrigin(request));
   const created = choice.kind === 'state' && choice.change?.action === 'create' && action ? choice.change.id : null;
   const answer = created === null || !action ? paged : locateCreated(paged, request, action.resource.itemPath, action.resource.idParam, created, pathParams);
@@ -238,6 +240,11 @@ function violationsText(problems: readonly string[]): string {
 /** Scenarios, Prefer and faults win when asked for (and change no state), as does a sticky scenario of this operation. */
 function asksNothing(selection: Selection, scenarios: ReadonlyMap<string, unknown> | undefined, sticky: string | null): boolean {
   return selection.fault === null && choosesNothing(selection, scenarios, sticky);
+}
+
+/** An RPC-style answer reflects the request's fields unless the client asked for a documented response (`Prefer: code=201`, an example by name). */
+function reflects(echoRequests: boolean, selection: Selection): boolean {
+  return echoRequests && selection.code === null && selection.example === null;
 }
 
 /** No answer chosen by name (a fault injects into whatever answers, so `match` still applies with one). */

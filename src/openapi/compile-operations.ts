@@ -2,6 +2,7 @@
 // compiled-model.ts, responses in compile-responses.ts): for every operation its security check,
 // parameter and body validators, response plans and error renderers. All of this happens once at
 // start-up (and on reload); a request only looks things up.
+import { formPostOf } from './form-post.js';
 import { cursorPagingOf } from './compile-paging.js';
 import { compileSecurity } from './compile-security.js';
 import { createDataGenerator } from '../generate/data-generator.js';
@@ -43,11 +44,12 @@ class OperationPlannedOnUse implements CompiledOperation {
   readonly generate: CompiledOperation['generate'];
   readonly generationCapped: CompiledOperation['generationCapped'];
   readonly reportUnsatisfiable: CompiledOperation['reportUnsatisfiable'];
+  readonly formPost: CompiledOperation['formPost'];
   private planned: OperationPlans | null = null;
 
   constructor(named: NamedOperation, private readonly plan: () => OperationPlans) {
     ({ key: this.key, method: this.method, path: this.path, operationId: this.operationId, checkSecurity: this.checkSecurity } = named);
-    ({ generate: this.generate, generationCapped: this.generationCapped, reportUnsatisfiable: this.reportUnsatisfiable } = named);
+    ({ generate: this.generate, generationCapped: this.generationCapped, reportUnsatisfiable: this.reportUnsatisfiable, formPost: this.formPost } = named);
   }
 
   private get plans(): OperationPlans {
@@ -129,6 +131,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
         generate: (schemaPointer, requestKey, dynamic) => generator.generate(schemaPointer, requestKey, dynamic),
         generationCapped: (schemaPointer) => generator.capped(schemaPointer),
         reportUnsatisfiable,
+        formPost: formPostOf(spec, method, pathItem.value, operation),
       };
       const plan = (): OperationPlans => {
         const requestSchema = jsonBodySchema(spec, operation.requestBody, `${pointer}/requestBody`);
@@ -160,6 +163,11 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
       routes.add(operation.method, basePath + operation.path, operation, { keepExisting: true });
       yield;
     }
+  }
+  // A GET whose request is a form answers the same request sent as a form POST (form-post.ts).
+  for (const operation of operations) {
+    if (operation.formPost === null) continue;
+    for (const prefix of new Set(['', basePath])) routes.add('POST', prefix + operation.path, operation, { keepExisting: true });
   }
   const byKey = new Map(operations.map((operation) => [operation.key, operation]));
   const webhooks = compileWebhooks(spec, compiler, generator);

@@ -2,6 +2,7 @@
 // (security check, validators, response plans, error renderer) and for the document as a whole.
 // Types only, so every stage and every compiler reads them without importing a compiler.
 import type { CursorPaging } from './compile-paging.js';
+import type { FormPost } from './form-post.js';
 import type { SecurityCheck } from './compile-security.js';
 import type { Projection } from './compile-projection.js';
 import type { XmlWriter } from './compile-xml.js';
@@ -100,10 +101,12 @@ export interface CompiledOperation {
   callbacks: CallbackPlan[];
   /** A GET list paged by cursor (`offset`, `marker`, `PageToken`, `starting_after`): its parameters; null otherwise. */
   cursorPaging: CursorPaging | null;
+  /** A GET whose request is a form, answered for a form POST too: how the form is read; null otherwise. */
+  formPost: FormPost | null;
 }
 
 /** What names an operation and is compiled at start in every document. */
-export type NamedOperation = Pick<CompiledOperation, 'key' | 'method' | 'path' | 'operationId' | 'checkSecurity' | 'generate' | 'generationCapped' | 'reportUnsatisfiable'>;
+export type NamedOperation = Pick<CompiledOperation, 'key' | 'method' | 'path' | 'operationId' | 'checkSecurity' | 'generate' | 'generationCapped' | 'reportUnsatisfiable' | 'formPost'>;
 /** The rest: how it checks a request and plans its answers (in a big document, on first use). */
 export type OperationPlans = Omit<CompiledOperation, keyof NamedOperation>;
 

@@ -8,6 +8,7 @@ import type { FileInfo, HTTPResolverOptions } from '@apidevtools/json-schema-ref
 import { ConfigError } from '../config/config-error.js';
 import { firstLine, openDocument, parseDocument, type LoadedDocument, type OpenApiDocument } from './open-document.js';
 import { downloadDocument, isPrivateDocument, isRemoteDocument } from './download-document.js';
+import { keepFormConsumes } from './swagger-consumes.js';
 
 export { lookingUpOnce, type LoadedDocument, type OpenApiDocument, type OpenApiVersion } from './open-document.js';
 
@@ -104,6 +105,7 @@ async function fromSwagger2(file: string, document: OpenApiDocument): Promise<Op
   const { default: converter } = await import('swagger2openapi');
   try {
     const { openapi } = await converter.convertObj(document, { patch: true, warnOnly: true, resolve: false });
+    keepFormConsumes(document, openapi);
     return openapi as OpenApiDocument;
   } catch (error) {
     throw new ConfigError(file, `this Swagger 2.0 document could not be converted to OpenAPI 3.0: ${firstLine((error as Error).message)}`);
