@@ -1,6 +1,6 @@
 // Streamed answers (issue 31, rule 7) over HTTP: an SSE stream from a 3.2 `itemSchema`, one from
-// a JSON body's `"stream": true` ending with the document's `data: [DONE]`, NDJSON, a documented
-// whole stream replayed, a fixture's scripted `events:`, the --stream-max-events bound, the
+// a JSON body's `"stream": true` ending with the document's `data: [DONE]`, NDJSON, JSON text
+// sequences from an array's items, a documented whole stream replayed (the one Prefer names), a fixture's scripted `events:`, the --stream-max-events bound, the
 // journal, and a client that leaves mid-stream. Events are read as they arrive and split at their
 // boundaries as an EventSource does; timings are only sanity bounds.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -46,6 +46,17 @@ paths:
                 properties:
                   level: {type: string, enum: [info, warn]}
                   message: {type: string}
+  /readings:
+    get:
+      responses:
+        '200':
+          description: readings, documented as an array of them
+          content:
+            application/json-seq:
+              schema: {type: array, items: {type: object, required: [celsius], properties: {celsius: {type: number}}}}
+              examples:
+                cold: {value: [{celsius: -3}, {celsius: -4.5}]}
+                warm: {value: [{celsius: 21}, {celsius: 22}, {celsius: 23}]}
 `;
 
 const CHAT_31 = `openapi: 3.1.0
@@ -190,6 +201,17 @@ describe('a 3.2 document\'s itemSchema', () => {
     expect(lines.pop()).toBe('');
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) expect(['info', 'warn']).toContain(JSON.parse(line).level);
+  });
+
+  it('answers JSON text sequences from a documented array\'s items, replaying the example Prefer names', async () => {
+    const readings = async (headers: Record<string, string>) => {
+      const answer = await readStream(`${stub.url}/readings`, { headers });
+      expect(answer.type).toBe('application/json-seq');
+      expect(answer.text.startsWith('\u001e')).toBe(true);
+      return answer.text.split('\u001e').slice(1).map((record) => JSON.parse(record).celsius);
+    };
+    expect(await readings({})).toEqual([-3, -4.5]);
+    expect(await readings({ prefer: 'example=warm' })).toEqual([21, 22, 23]);
   });
 
   it('says nothing of itemSchema among the warnings any more', async () => {
