@@ -20,8 +20,11 @@ const ITEM_PATH = /^(.+)\/\{([^{}/]+)\}(\.[A-Za-z0-9]+)?$/;
 function documents(): string[] {
   if (!existsSync(REALWORLD)) return [];
   const files = readdirSync(REALWORLD).filter((name) => /\.(ya?ml|json)$/.test(name)).map((name) => join(REALWORLD, name));
+  // The documents of APIs whose official clients teams call them with (OpenAI's, Stripe's).
+  const sdk = join(REALWORLD, 'sdk');
+  const sdkFiles = existsSync(sdk) ? readdirSync(sdk).filter((name) => /\.(ya?ml|json)$/.test(name)).map((name) => join(sdk, name)) : [];
   const digitalocean = join(REALWORLD, 'digitalocean', 'specification', 'DigitalOcean-public.v2.yaml');
-  const all = existsSync(digitalocean) ? [...files, digitalocean] : files;
+  const all = [...files, ...sdkFiles, ...(existsSync(digitalocean) ? [digitalocean] : [])];
   // FLOWS_ONLY=twilio measures the documents whose path contains the word (while developing).
   return all.filter((file) => file.toLowerCase().includes((process.env.FLOWS_ONLY ?? '').toLowerCase()));
 }
@@ -78,7 +81,10 @@ async function statelessFigures(file: string, requests: Map<string, BuiltRequest
         count(figures.itemReads, String(item[idKey]) === asked, `${key}: asked ${asked}, answered ${idKey}=${JSON.stringify(item[idKey])}`);
       } else {
         if (nextPage(body, new URL(`${stub.url}${built.path}?${built.query}`), stub.url) !== undefined) {
-          const pages = await followPages(stub.url, `${stub.url}${built.path}${built.query ? `?${built.query}` : ''}`, built);
+          // The cursor parameter the operation documents, as the stub's "Try it" describes it.
+          const described = parse((await sendBuilt(`${stub.url}/__admin/try?operation=${encodeURIComponent(`GET ${template}`)}`, 'GET', { path: '', query: '', headers: {} })).text);
+          const afterName = described?.parameters?.some((parameter: { name: string }) => parameter.name === 'after') ? 'after' : 'starting_after';
+          const pages = await followPages(stub.url, `${stub.url}${built.path}${built.query ? `?${built.query}` : ''}`, built, afterName);
           count(figures.cursorLists, pages.ended, `${key}: ${pages.detail}`);
           if (pages.ended && pages.detail !== '1 page(s)') figures.cursorLists.subset!++;
         }
@@ -98,10 +104,11 @@ async function statelessFigures(file: string, requests: Map<string, BuiltRequest
 
 /**
  * The next page a client reads from a list answer, in the shapes real APIs use: Asana's
- * `next_page.uri`, Twilio's relative `next_page_uri`, Box's `next_marker`, Stripe's `has_more` with
- * the last item's id; null where the answer says there is none, undefined where it has no such field.
+ * `next_page.uri`, Twilio's relative `next_page_uri`, Box's `next_marker`, `has_more` with the last
+ * item's id in the parameter the operation documents (Stripe's `starting_after`, OpenAI's `after`);
+ * null where the answer says there is none, undefined where it has no such field.
  */
-function nextPage(body: Json, url: URL, stub: string): string | null | undefined {
+function nextPage(body: Json, url: URL, stub: string, afterName = 'starting_after'): string | null | undefined {
   if (!isObject(body)) return undefined;
   const withParam = (name: string, value: string) => {
     const next = new URL(url);
@@ -111,18 +118,18 @@ function nextPage(body: Json, url: URL, stub: string): string | null | undefined
   if ('next_page' in body) return isObject(body.next_page) ? String(body.next_page.uri) : null;
   if ('next_page_uri' in body) return typeof body.next_page_uri === 'string' ? new URL(body.next_page_uri, stub).toString() : null;
   if ('next_marker' in body) return (typeof body.next_marker === 'string' && body.next_marker !== '') || typeof body.next_marker === 'number' ? withParam('marker', String(body.next_marker)) : null;
-  if (typeof body.has_more === 'boolean' && Array.isArray(body.data)) return body.has_more ? withParam('starting_after', String(body.data.at(-1)?.id)) : null;
+  if (typeof body.has_more === 'boolean' && Array.isArray(body.data)) return body.has_more ? withParam(afterName, String(body.data.at(-1)?.id)) : null;
   return undefined;
 }
 
 /** Follows a list's next pages as a client does: whether they stay on the stub, each answer a 200, and end within 10 pages. */
-async function followPages(stub: string, first: string, built: BuiltRequest): Promise<{ ended: boolean; detail: string }> {
+async function followPages(stub: string, first: string, built: BuiltRequest, afterName: string): Promise<{ ended: boolean; detail: string }> {
   let url: string | null = first;
   for (let pages = 1; pages <= 10; pages++) {
     if (!url.startsWith(`${stub}/`) || !URL.canParse(url)) return { ended: false, detail: `page ${pages} leaves the stub: ${url}` };
     const answer = await sendBuilt(url, 'GET', { ...built, query: '' });
     if (answer.status !== 200) return { ended: false, detail: `page ${pages} answered ${answer.status}` };
-    url = nextPage(parse(answer.text), new URL(url), stub) ?? null;
+    url = nextPage(parse(answer.text), new URL(url), stub, afterName) ?? null;
     if (url === null) return { ended: true, detail: `${pages} page(s)` };
   }
   return { ended: false, detail: 'more than 10 pages' };
@@ -283,4 +290,7 @@ describe.skipIf(files.length === 0)('flows on the real documents of ../shared/re
 // are created with values their own request schema allows and their answer's schema does not
 // (null for a string, a number for a string, another enum), and the read now answers a valid value
 // instead of the one sent. The issue asks for both; an answer valid for the document comes first.
-const FLOORS = { itemReads: 96, lists: 99, found: 100, roundTrip: 88, readsAsCreated: 92, cursorLists: 100 };
+// readsAsCreated: issue 31's goal (90). With OpenAI's and Stripe's documents it is 91.3 (92.8
+// without): OpenAI's role assignments answer a create and a read of different shapes, and an admin
+// key's create answers its secret `value`, which its read (rightly) does not.
+const FLOORS = { itemReads: 96, lists: 99, found: 100, roundTrip: 88, readsAsCreated: 90, cursorLists: 100 };
