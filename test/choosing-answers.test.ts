@@ -104,8 +104,8 @@ describe('choosing the documented answer', () => {
 
 describe('browsers may read the documented response headers', () => {
   it.each([
-    { name: 'the operation\'s documented headers are exposed beside the stub\'s own', path: '/download', exposed: 'X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Proxy, location' },
-    { name: 'an operation documenting no headers exposes the stub\'s own only', path: '/pets', exposed: 'X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Proxy' },
+    { name: 'the operation\'s documented headers are exposed beside the stub\'s own', path: '/download', exposed: 'X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Proxy, X-Mock-Violations, location' },
+    { name: 'an operation documenting no headers exposes the stub\'s own only', path: '/pets', exposed: 'X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Proxy, X-Mock-Violations' },
   ])('$name', async ({ path, exposed }) => {
     const answer = await request(`${stub.url}${path}`, { headers: { origin: 'http://localhost:5173' } });
     expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');

@@ -3,8 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLoopbackName } from '../common/loopback.js';
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Scenario, X-Mock-Delay, X-Mock-Fault';
-const EXPOSED_HEADERS = 'X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Proxy';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Scenario, X-Mock-Delay, X-Mock-Fault, X-Mock-Session';
+const EXPOSED_HEADERS = 'X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Proxy, X-Mock-Violations';
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 
 export function isPreflight(req: IncomingMessage): boolean {

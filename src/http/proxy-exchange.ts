@@ -114,7 +114,7 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
   };
   const writeHead = () => {
     // Frontend code may read the violations too (the upstream's own CORS headers, if any, win).
-    if (exchange.settings.cors) applyCors(req, res, [operation?.responseHeaderNames, 'X-Mock-Violations'].filter(Boolean).join(', '));
+    if (exchange.settings.cors) applyCors(req, res, operation?.responseHeaderNames ?? '');
     const headers = clientHeaders(answer.headers);
     const header = violationsHeader(violations, note.responseViolations);
     if (header !== null) headers['x-mock-violations'] = header;
