@@ -13,6 +13,8 @@ Serves an OpenAPI 3.0/3.1/3.2 (or Swagger 2.0) document as a stub API.
 
 Options:
   --spec FILE|URL       OpenAPI document to serve, a file or an http(s) URL (default ${DEFAULTS.spec})
+  --overlay FILE        an OpenAPI Overlay (1.0) applied to the document before it is read;
+                        repeatable, applied in order, watched like the document
   --fixtures DIR        folder of scenario fixtures (default ${DEFAULTS.fixtures})
   --port N              port, 0 picks a free one (default ${DEFAULTS.port}, env PORT)
   --host H              address to bind (default ${DEFAULTS.host}, env HOST)

@@ -31,6 +31,7 @@ const logSink = batchedSink((text) => process.stdout.write(text));
 /** Every flag the command line takes, as node:util's parseArgs reads them. */
 const OPTIONS = {
   spec: { type: 'string' },
+  overlay: { type: 'string', multiple: true },
   fixtures: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
@@ -113,6 +114,7 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
   if (listed !== undefined && !values.token && tokens?.length === 0) exitWithError('STUB_TOKENS: holds no token; give comma-separated tokens or unset it');
   const options: StubOptions = {
     spec: values.spec,
+    overlays: values.overlay,
     fixtures: values.fixtures,
     port: values.port !== undefined ? integer('--port', values.port) : integer('PORT', env.PORT),
     host: values.host ?? env.HOST,
@@ -280,7 +282,7 @@ async function reportCoverage(options: StubOptions, report: CoverageReport, writ
 
 /** Option names as `resolveOptions` reports them -> the flags a CLI user typed. */
 const FLAGS: Record<string, string> = {
-  port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
+  overlays: '--overlay', port: '--port', host: '--host', tokens: '--token', adminToken: '--admin-token', seed: '--seed',
   maxBodyBytes: '--max-body', maxStateBytes: '--max-state', delayMs: '--delay', chaos: '--chaos', chaosFaults: '--chaos-faults', streamIntervalMs: '--stream-interval', streamMaxEvents: '--stream-max-events', journalLimit: '--journal-limit', logFormat: '--log-format',
   coverageOut: '--coverage-out', stateFile: '--state-file', seedItems: '--seed-items', stateStore: '--state-store', webhooks: '--webhook', callbackHosts: '--callback-hosts',
   proxy: '--proxy', proxyTimeoutMs: '--proxy-timeout', record: '--record', recordRedact: '--record-redact', drainMs: '--drain-ms', compat: '--compat',

@@ -23,17 +23,15 @@ export interface StubOptions {
   host?: string;
   /** Accepted bearer tokens; empty accepts any non-empty token. Default []. */
   tokens?: string[];
+  /** OpenAPI Overlay files applied to the document, in order, before it is read (watched like it). Default none. */
+  overlays?: string[];
   /** Picks the data set of generated data: same seed, same request, same bytes. Default: 0. */
   seed?: number;
   /** Largest request body in bytes; larger is 413. Default 1 MiB. */
   maxBodyBytes?: number;
   /** Stateful mode: the most bytes of stored items' JSON kept; a change beyond it is 422. Default 32 MiB. */
   maxStateBytes?: number;
-  /**
-   * Delay before every answer, refusals included, in ms, or a spread each answer's wait is drawn
-   * from (seeded): `{min, max}` uniform, `{median, p99}` log-normal. X-Mock-Delay and fixtures
-   * override it for served answers. Default 0.
-   */
+  /** Delay before every answer, refusals included, in ms, or a seeded spread (`{min, max}`, `{median, p99}`); X-Mock-Delay and fixtures override it. Default 0. */
   delayMs?: number | DelaySpread;
   /** The share of every operation's requests (0 to 1) answered with one of its documented 4xx/5xx answers, or a fault. Default 0 (off). */
   chaos?: number;
@@ -124,7 +122,6 @@ export type ResolvedOptions = Required<Omit<StubOptions, 'delayMs' | 'chaos' | '
   /** Whether the fixtures folder was named (a missing folder is then a warning), not the default. */
   fixturesGiven: boolean;
   seed: number | undefined;
-  /** The fixed delay (0 when `delaySpread` is set). */
   delayMs: number;
   delaySpread: DelaySpread | null;
   /** --chaos; null when off. */
@@ -166,6 +163,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     bundled,
     fixturesGiven: options.fixtures !== undefined,
     spec: options.spec ?? (bundled ? BUNDLED.spec : DEFAULTS.spec),
+    overlays: options.overlays ?? [],
     fixtures: options.fixtures ?? (bundled && !existsSync(DEFAULTS.fixtures) ? BUNDLED.fixtures : DEFAULTS.fixtures),
     port: options.port ?? DEFAULTS.port,
     host: options.host ?? DEFAULTS.host,
@@ -224,6 +222,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     throw new ConfigError('stateFile', 'cannot be combined with a state store: Redis keeps the state; choose one');
   }
   if (resolved.logFormat !== 'text' && resolved.logFormat !== 'json') throw new ConfigError('logFormat', `must be text or json, got ${String(resolved.logFormat)}`);
+  if (!Array.isArray(resolved.overlays) || resolved.overlays.some((file) => typeof file !== 'string' || file === '')) throw new ConfigError('overlays', 'must be a list of overlay file paths');
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
   wholeNumber('maxStateBytes', resolved.maxStateBytes, 1, 16 * 1024 ** 3);

@@ -5,15 +5,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ConfigError } from '../config/config-error.js';
 import type { DocumentWarning } from './document-warnings.js';
 import { loadDocument } from './load-document.js';
+import type { OverlaySource } from './apply-overlays.js';
 import { cutIntoPieces } from './tree-pieces.js';
 import { validationCopy } from './validation-copy.js';
 import type { DocumentFromWorker } from './load-off-thread.js';
 
-const { file } = workerData as { file: string };
+const { file, overlays } = workerData as { file: string; overlays: OverlaySource[] };
 
 async function read(): Promise<DocumentFromWorker> {
   try {
-    const spec = await loadDocument(file);
+    const spec = await loadDocument(file, overlays);
     const warnings: DocumentWarning[] = [];
     const copy = validationCopy(spec.document, spec.version, spec.file, (warning) => warnings.push(warning));
     const { resolveRef: _notData, document, ...about } = spec;

@@ -9,12 +9,13 @@ import { ConfigError } from '../config/config-error.js';
 import { firstLine, openDocument, parseDocument, type LoadedDocument, type OpenApiDocument } from './open-document.js';
 import { downloadDocument, isPrivateDocument, isRemoteDocument } from './download-document.js';
 import { keepFormConsumes } from './swagger-consumes.js';
+import { applyOverlays, type OverlaySource } from './apply-overlays.js';
 
 export { lookingUpOnce, type LoadedDocument, type OpenApiDocument, type OpenApiVersion } from './open-document.js';
 
 /** Loads and bundles the document at `file` (a path, or an http(s) URL); every failure is a ConfigError naming it. */
-export async function loadDocument(file: string): Promise<LoadedDocument> {
-  if (isRemoteDocument(file)) return loadRemoteDocument(file);
+export async function loadDocument(file: string, overlays: readonly OverlaySource[] = []): Promise<LoadedDocument> {
+  if (isRemoteDocument(file)) return loadRemoteDocument(file, overlays);
   const path = resolvePath(file);
   let text: string;
   try {
@@ -22,21 +23,28 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
   } catch (error) {
     throw new ConfigError(file, await unreadable(file, path, (error as NodeJS.ErrnoException).code ?? (error as Error).message));
   }
-  return openDocument(file, parseDocument(file, text), {
+  return withOverlays(file, parseDocument(file, text), overlays, (parsed) => openDocument(file, parsed, {
     files: [path],
-    bundle: (parsed) => bundle(file, path, parsed),
-    fromSwagger2: (parsed) => fromSwagger2(file, parsed),
-  });
+    bundle: (value) => bundle(file, path, value),
+    fromSwagger2: (value) => fromSwagger2(file, value),
+  }));
+}
+
+/** The document opened after the overlays are applied to it as parsed, their warnings kept with it. */
+async function withOverlays(file: string, parsed: OpenApiDocument, overlays: readonly OverlaySource[], open: (parsed: OpenApiDocument) => Promise<LoadedDocument>): Promise<LoadedDocument> {
+  const overlayWarnings = overlays.length === 0 ? [] : applyOverlays(parsed, overlays);
+  const loaded = await open(parsed);
+  return overlayWarnings.length === 0 ? loaded : { ...loaded, overlayWarnings };
 }
 
 /** Downloads the document and bundles what its `$ref`s reach, resolved against its URL. Nothing to watch. */
-async function loadRemoteDocument(url: string): Promise<LoadedDocument> {
+async function loadRemoteDocument(url: string, overlays: readonly OverlaySource[]): Promise<LoadedDocument> {
   const downloaded = await downloadDocument(url);
-  return openDocument(url, parseDocument(url, downloaded.text), {
+  return withOverlays(url, parseDocument(url, downloaded.text), overlays, (parsed) => openDocument(url, parsed, {
     files: [],
-    bundle: (parsed) => bundle(url, downloaded.url, parsed, true),
-    fromSwagger2: (parsed) => fromSwagger2(url, parsed),
-  });
+    bundle: (value) => bundle(url, downloaded.url, value, true),
+    fromSwagger2: (value) => fromSwagger2(url, value),
+  }));
 }
 
 /**

@@ -8,6 +8,7 @@ import { runInSlices } from '../common/slices.js';
 import type { DocumentWarning } from './document-warnings.js';
 import { lookingUpOnce, type LoadedDocument } from './load-document.js';
 import { gatherPieces, type TreePieces } from './tree-pieces.js';
+import type { OverlaySource } from './apply-overlays.js';
 
 /** What the worker sends back. */
 export type DocumentFromWorker =
@@ -28,8 +29,8 @@ export interface DocumentLoadedOffThread {
 const WORKER = new URL('../../dist/openapi/document-worker.js', import.meta.url);
 
 /** Loads `file` as loadDocument does, in a worker thread; an abort ends the worker and rejects. */
-export async function loadDocumentOffThread(file: string, signal: AbortSignal): Promise<DocumentLoadedOffThread> {
-  const message = await inWorker(file, signal);
+export async function loadDocumentOffThread(file: string, signal: AbortSignal, overlays: readonly OverlaySource[] = []): Promise<DocumentLoadedOffThread> {
+  const message = await inWorker(file, signal, overlays);
   if (message.kind === 'refused') throw new ConfigError(message.source, message.problem);
   if (message.kind === 'failed') throw new Error(message.message);
   const document = (await runInSlices(gatherPieces(message.document), signal)) as LoadedDocument['document'];
@@ -40,9 +41,9 @@ export async function loadDocumentOffThread(file: string, signal: AbortSignal): 
   };
 }
 
-async function inWorker(file: string, signal: AbortSignal): Promise<DocumentFromWorker> {
+async function inWorker(file: string, signal: AbortSignal, overlays: readonly OverlaySource[]): Promise<DocumentFromWorker> {
   signal.throwIfAborted();
-  const worker = new Worker(WORKER, { workerData: { file } });
+  const worker = new Worker(WORKER, { workerData: { file, overlays } });
   // A reload never keeps the process alive, and a stub that closes ends the worker (the abort).
   worker.unref();
   const abandon = () => void worker.terminate();

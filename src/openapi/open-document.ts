@@ -2,6 +2,7 @@
 // to compile: its version checked, Swagger 2.0 converted, `$ref`s to other files bundled in by the
 // reader's own means, internal references looked up once. Reads no file, so that runtimes without
 // a file system (the fetch handler in a browser) open a document the way the server does.
+import type { DocumentWarning } from './document-warnings.js';
 import { ConfigError } from '../config/config-error.js';
 import { parseYamlFile } from '../config/parse-yaml.js';
 import { escapePointerToken } from '../common/json-pointer.js';
@@ -20,6 +21,8 @@ export interface LoadedDocument {
   resolveRef(ref: string): unknown;
   /** Every file the document was read from: the spec and each file reached by `$ref` (absolute). */
   files: string[];
+  /** What applying --overlay files warned of (an action whose target selects nothing). */
+  overlayWarnings?: DocumentWarning[];
 }
 
 export interface OpenApiDocument {

@@ -1,7 +1,11 @@
 // Loading: the spec read and compiled, the fixtures loaded and checked against it, stateful
 // mode's resources inferred; the whole of what the pipeline reads (EngineState), made at start
 // and again on each reload.
+import { readFile } from 'node:fs/promises';
 import type { ResolvedOptions } from '../config/options.js';
+import { ConfigError } from '../config/config-error.js';
+import { parseYamlFile } from '../config/parse-yaml.js';
+import type { OverlaySource } from '../openapi/apply-overlays.js';
 import { loadFixtures } from '../scenarios/fixture-folder.js';
 import { compileSteps } from '../openapi/compile-operations.js';
 import { loadDocument } from '../openapi/load-document.js';
@@ -22,7 +26,9 @@ import { loadTemplateEngine } from '../engine/templates.js';
  * serving answers between them.
  */
 export async function loadState(options: ResolvedOptions, log: (line: string) => void, specFilesRead: (files: string[]) => void, signal?: AbortSignal): Promise<EngineState> {
-  const { spec, validationCopy } = signal ? await loadDocumentOffThread(options.spec, signal) : { spec: await loadDocument(options.spec), validationCopy: undefined };
+  const overlays = await readOverlays(options.overlays);
+  const { spec, validationCopy } = signal ? await loadDocumentOffThread(options.spec, signal, overlays) : { spec: await loadDocument(options.spec, overlays), validationCopy: undefined };
+  for (const warning of spec.overlayWarnings ?? []) log(`warning: ${warning.file}: ${warning.pointer}: ${warning.reason}`);
   specFilesRead(spec.files);
   // The generator's libraries take about 25 ms to load; loading them before compiling means no
   // request (and no compile step that samples headers) ever waits for them or runs twice.
@@ -38,7 +44,20 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   for (const warning of fixtures.warnings) log(`warning: ${warning.file}: ${warning.reason}`);
   const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
   return {
-    compiled, document: spec.document as Record<string, unknown>, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null,
+    compiled, document: spec.document as Record<string, unknown>, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: [...(spec.overlayWarnings ?? []), ...fixtures.warnings], sticky: null,
     defaultDelayMs: options.delayMs, defaultDelaySpread: options.delaySpread, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, script: { seed: options.seed ?? 0, chaos: options.chaos }, sessions: new Sessions(), resources,
   };
+}
+
+/** The --overlay files, read and parsed (YAML or JSON); one that cannot be read stops the start, naming it. */
+async function readOverlays(files: readonly string[]): Promise<OverlaySource[]> {
+  return Promise.all(files.map(async (file) => {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(file, `cannot read the overlay (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    return { file, value: parseYamlFile(file, text) };
+  }));
 }

@@ -88,7 +88,7 @@ export class ServedVersion extends ServedState {
   private watchTargets(): WatchTargets {
     // A downloaded document has no file to watch: POST /__admin/reload reads it again.
     const spec = isRemoteDocument(this.options.spec) ? [] : [this.options.spec];
-    return { files: [...spec, ...this.specFiles], folder: this.options.fixtures };
+    return { files: [...spec, ...this.specFiles, ...this.options.overlays], folder: this.options.fixtures };
   }
 
   close(): void {
