@@ -39,8 +39,10 @@ export function compileProjection(spec: LoadedDocument, schema: unknown, request
     takesFrom: (source: unknown) => {
       const top = plan();
       if (top.kind !== 'object' || !isPlainObject(source)) return true;
+      if (top.fields.some(({ name }) => Object.hasOwn(source, name))) return true;
+      // Other spellings only when no field is there under its own name: the words cost a regex per key.
       const spellings = spellingsOf(source);
-      return top.fields.some(({ name, words }) => Object.hasOwn(source, name) || spellings.has(words));
+      return top.fields.some(({ words }) => spellings.has(words));
     },
   });
 }
@@ -128,12 +130,25 @@ function spellingsOf(source: Record<string, unknown>): Map<string, string> {
   const byWords = new Map<string, string>();
   const shared = new Set<string>();
   for (const key of Object.keys(source)) {
-    const words = nameWords(key).join('_');
+    const words = wordsOf(key);
     if (byWords.has(words)) shared.add(words);
     else byWords.set(words, key);
   }
   for (const words of shared) byWords.delete(words);
   return byWords;
+}
+
+/** The words of a request's key, remembered: the same few names come with every request. */
+const KNOWN_WORDS = new Map<string, string>();
+
+function wordsOf(key: string): string {
+  let words = KNOWN_WORDS.get(key);
+  if (words === undefined) {
+    // Bounded: a client sending ever new keys never grows it past this.
+    if (KNOWN_WORDS.size >= 10_000) KNOWN_WORDS.clear();
+    KNOWN_WORDS.set(key, (words = nameWords(key).join('_')));
+  }
+  return words;
 }
 
 function once<T>(compute: () => T): () => T {
