@@ -29,8 +29,13 @@ import { DEFAULT_SESSION, sessionOf } from '../engine/sessions.js';
  */
 const RETRIES = 10;
 
-/** Sessions with a store of their own at most; beyond, the one used least recently is forgotten. */
-const MAX_SESSION_STORES = 100;
+/**
+ * Sessions with a store of their own at most (beyond, the one used least recently is forgotten),
+ * and the bytes each may hold (within --max-state): a client inventing session names can make the
+ * process hold at most their product, 256 MiB, beside the shared store.
+ */
+const MAX_SESSION_STORES = 32;
+const MAX_SESSION_STORE_BYTES = 8 * 1024 * 1024;
 
 export class StateAccess {
   /** Retries in this process, one at a time. */
@@ -96,7 +101,7 @@ export class StateAccess {
     if (store) {
       this.sessionStores.delete(session);
     } else {
-      store = new LocalStateStore(() => {}, this.maxBytes);
+      store = new LocalStateStore(() => {}, Math.min(this.maxBytes, MAX_SESSION_STORE_BYTES));
       store.seed(seedState(version.compiled.operations, version.resources!, this.seedItems));
       if (this.sessionStores.size >= MAX_SESSION_STORES) this.sessionStores.delete(this.sessionStores.keys().next().value!);
     }
@@ -123,7 +128,7 @@ export class StateAccess {
   /** The answer once the store has taken (or refused) its change. */
   private answerFor(store: StateStore, applied: Applied, response: EngineResponse, version: EngineState, request: PlainRequest, routed: Routed | Refusal): EngineResponse | Promise<EngineResponse> {
     if (applied === 'applied') return response;
-    return applied === 'full' ? this.full() : this.retry(store, version, request, routed);
+    return applied === 'full' ? this.full(store) : this.retry(store, version, request, routed);
   }
 
   /**
@@ -135,15 +140,16 @@ export class StateAccess {
       for (let tries = 0; tries < RETRIES; tries++) {
         const response = handleRequest(version, request, await store.read(), routed);
         const applied = response.stateChange ? await store.apply(response.stateChange) : 'applied';
-        if (applied === 'full') return this.full();
+        if (applied === 'full') return this.full(store);
         if (applied === 'applied') return response;
       }
       return refusalResponse(serverRefusals.storeBusy(RETRIES), null);
     });
   }
 
-  private full(): EngineResponse {
-    return refusalResponse(stateRefusals.bytesFull(this.maxBytes), null);
+  /** The refusal of a change past the store's cap: a session's own store holds less than the shared one. */
+  private full(store: StateStore): EngineResponse {
+    return refusalResponse(stateRefusals.bytesFull(store === this.store ? this.maxBytes : Math.min(this.maxBytes, MAX_SESSION_STORE_BYTES)), null);
   }
 
   /** The stored resources as JSON (GET /__admin/state). */
