@@ -125,13 +125,23 @@ describe('GET /__admin/try', () => {
   });
 
   it('prefills the Plant Store\'s body with valid generated data and its bearer credential', async () => {
-    const plantStore = await startStub({ spec: join(import.meta.dirname, '..', 'openapi.yaml'), fixtures: join(import.meta.dirname, 'none'), port: 0, watch: false, log: false, tokens: ['s3cret'] });
+    const plantStore = await startStub({ spec: join(import.meta.dirname, '..', 'openapi.yaml'), fixtures: join(import.meta.dirname, 'none'), port: 0, watch: false, log: false, tokens: ['s3cret'], adminToken: 'adm' });
     try {
-      const described = (await request(`${plantStore.url}/__admin/try?operation=${encodeURIComponent('POST /plants')}`)).json;
+      const described = (await request(`${plantStore.url}/__admin/try?operation=${encodeURIComponent('POST /plants')}`, { headers: { authorization: 'Bearer adm' } })).json;
       expect(described.credential).toEqual({ in: 'header', name: 'authorization', value: 'Bearer s3cret' });
       expect(described.body.contentType).toBe('application/json');
       const sent = await post(`${plantStore.url}/plants`, described.body.text, { 'content-type': 'application/json', authorization: described.credential.value });
       expect(sent.status).toBe(200);
+    } finally {
+      await plantStore.close(500);
+    }
+  });
+
+  it('never hands a --token to an admin API no admin token guards (any local page may read it)', async () => {
+    const plantStore = await startStub({ spec: join(import.meta.dirname, '..', 'openapi.yaml'), fixtures: join(import.meta.dirname, 'none'), port: 0, watch: false, log: false, tokens: ['s3cret'] });
+    try {
+      const described = (await request(`${plantStore.url}/__admin/try?operation=${encodeURIComponent('POST /plants')}`)).json;
+      expect(described.credential).toEqual({ in: 'header', name: 'authorization', value: 'Bearer <one of the --token values>' });
     } finally {
       await plantStore.close(500);
     }

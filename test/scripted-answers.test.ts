@@ -361,3 +361,57 @@ describe('sessions in stateful mode', () => {
     expect((await request(`${stub.url}/orders/502`, { headers: { ...bob.headers } })).status).toBe(200);
   });
 });
+
+describe('what a review found', () => {
+  it('shares the requests between two chance scenarios as their chances say', async () => {
+    const stub = await stubWith({ 'f.yaml': 'operation: GET /orders\nscenarios:\n  a:\n    status: 500\n    chance: 0.5\n    body: { message: a }\n  b:\n    status: 500\n    chance: 0.5\n    body: { message: b }\n' }, { seed: 5 });
+    const seen = { a: 0, b: 0 };
+    for (let i = 0; i < 400; i++) seen[(await request(`${stub.url}/orders`)).json.message as 'a' | 'b']++;
+    expect(seen.a + seen.b).toBe(400);
+    expect(seen.a).toBeGreaterThan(150);
+    expect(seen.b).toBeGreaterThan(150);
+  }, 30_000);
+
+  it('writes int64 digits exactly with the json helper, and reports a helper that fails for a request instead of a 500', async () => {
+    const stub = await stubWith({ 'create.yaml': 'operation: POST /orders\nscenarios:\n  raw:\n    status: 201\n    body: { id: 1, owner: "{{json request.body.id}}" }\n  odd:\n    status: 201\n    body: { id: 1, owner: "{{faker \'helpers.arrayElement\'}}" }\n' });
+    const raw = await post(`${stub.url}/orders`, '{"id": 9223372036854775807, "owner": {}}', { ...JSON_HEADERS, 'x-mock-scenario': 'raw' });
+    expect(raw.json.owner).toBe('9223372036854775807');
+    const odd = await post(`${stub.url}/orders`, '{"id": 1, "owner": {}}', { ...JSON_HEADERS, 'x-mock-scenario': 'odd' });
+    expect(odd.status).toBe(201);
+    expect(odd.json).toEqual({ id: 1, owner: '' });
+    expect(odd.headers.get('x-mock-violations')).toMatch(/^1 violation: the template "\{\{faker 'helpers\.arrayElement'\}\}" failed to render: /);
+  });
+
+  it('refuses at start a now offset beyond a century', async () => {
+    expect(await startRefusal({ 'bad.yaml': "operation: GET /orders\nscenarios:\n  far:\n    status: 200\n    body: [{ id: 1, owner: \"{{now offset='+99999d'}}\" }]\n" })).toMatch(/now's offset "\+99999d" is not an offset: write -2d, \+3h, 30m, 10s or 1w, within a century/);
+  });
+
+  it('keeps the default session\'s added answers however many sessions come and go', async () => {
+    const stub = await stubWith({});
+    stub.use({ operation: 'GET /orders', status: 500, body: { message: 'kept' } });
+    for (let i = 0; i < 1005; i++) await request(`${stub.url}/orders/1`, { headers: { 'x-mock-session': `s${i}` } });
+    expect((await request(`${stub.url}/orders`)).json).toEqual({ message: 'kept' });
+  }, 60_000);
+
+  it('resets one session\'s store only, and refuses a session named twice', async () => {
+    const stub = await stubWith({}, { stateful: true });
+    await post(`${stub.url}/orders`, { id: 77, owner: { name: 'Ada' } }, JSON_HEADERS);
+    await post(`${stub.url}/orders`, { id: 78, owner: { name: 'Bo' } }, { ...JSON_HEADERS, 'x-mock-session': 'b' });
+    expect((await request(`${stub.url}/__admin/reset?session=a&state=true`, { method: 'POST' })).status).toBe(204);
+    expect((await request(`${stub.url}/orders/77`)).status).toBe(200);
+    expect((await request(`${stub.url}/orders/78`, { headers: { 'x-mock-session': 'b' } })).status).toBe(200);
+    const twice = await request(`${stub.url}/__admin/reset?session=a&session=b`, { method: 'POST' });
+    expect(twice.status).toBe(400);
+    expect(twice.json.detail).toBe('session must be given once');
+  });
+
+  it('lists each violation of an added scenario apart, and names a bad name by its pointer', async () => {
+    const stub = await stubWith({});
+    const refused = await post(`${stub.url}/__admin/scenarios`, { operation: 'GET /orders/{id}', status: 404, body: { message: 1, extra: 2 } }, JSON_HEADERS);
+    expect(refused.status).toBe(422);
+    expect(refused.json.violations).toHaveLength(1);
+    expect(refused.json.violations[0]).toBe('/body/message: must be a string');
+    const badName = await post(`${stub.url}/__admin/scenarios`, { operation: 'GET /orders/{id}', status: 404, body: { message: 'x' }, name: 'ünï' }, JSON_HEADERS);
+    expect(badName.json.violations[0]).toMatch(/^\/name: must be a scenario name of visible ASCII/);
+  });
+});

@@ -3,7 +3,8 @@
 
 export class ConfigError extends Error {
   /** @param source the file or flag at fault, named first in the message */
-  constructor(readonly source: string, readonly problem: string) {
+  /** @param problems each violation apart, where the problem lists several (a body's) */
+  constructor(readonly source: string, readonly problem: string, readonly problems: readonly string[] = [problem]) {
     super(`${source}: ${problem}`);
     this.name = 'ConfigError';
   }

@@ -37,8 +37,17 @@ export function scriptedChoice(
   const mayDraw = settings.chaos !== null || added !== undefined || hasChance(fixtures);
   // One draw index per request that may draw: the same seed and request order draw the same.
   const draw = mayDraw ? nextDraw(play, operation.key) : 0;
-  const passes = (scenario: Scenario) => !exhausted(play, operation.key, scenario)
-    && (scenario.chance === null || unit(settings.seed, play.name, operation.key, draw, scenario.name) < scenario.chance);
+  // One draw per request, each chance scenario taking its share of [0, 1) in turn, so two of 0.5
+  // share the requests half and half (independent draws would give the second a quarter).
+  const roll = mayDraw ? unit(settings.seed, play.name, operation.key, draw, 'chance') : 0;
+  let taken = 0;
+  const passes = (scenario: Scenario) => {
+    if (exhausted(play, operation.key, scenario)) return false;
+    if (scenario.chance === null) return true;
+    const hit = roll >= taken && roll < taken + scenario.chance;
+    taken += scenario.chance;
+    return hit;
+  };
   if (added) {
     const chosen = added.find((scenario) => (scenario.match === null || satisfies(scenario.match, input)) && passes(scenario));
     if (chosen) return counted(play, operation.key, chosen);

@@ -19,8 +19,10 @@ export function scenarioAnswer(scenario: Scenario, plan: ResponsePlan | null, re
   const render = scenario.render;
   // Seeded on the request, as generated data is: the same request renders the same values.
   const seedKey = `${request.method} ${request.path}?${request.rawQuery} ${latin1Text(request.body)}`;
-  const body = render?.body && context ? render.body(context, seedKey) : scenario.body;
-  const headers = render?.headers && context ? headerTexts(render.headers(context, seedKey)) : scenario.headers;
+  // What failed to render (a helper throwing for what the request sent) is reported, not thrown.
+  const problems: string[] = [];
+  const body = render?.body && context ? render.body(context, seedKey, problems) : scenario.body;
+  const headers = render?.headers && context ? headerTexts(render.headers(context, seedKey, problems)) : scenario.headers;
   const answer: BuiltResponse = {
     status: scenario.status,
     contentType: headers['content-type'] ?? plan?.contentType ?? 'application/json',
@@ -33,7 +35,8 @@ export function scenarioAnswer(scenario: Scenario, plan: ResponsePlan | null, re
     plan,
     bodyViolations: null,
   };
-  return render?.body && context ? typedByItsSchema(answer) : answer;
+  const typed = render?.body && context ? typedByItsSchema(answer) : answer;
+  return problems.length === 0 ? typed : { ...typed, bodyViolations: [...problems, ...(typed.bodyViolations ?? checkBody(typed))] };
 }
 
 /**

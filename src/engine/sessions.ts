@@ -40,10 +40,27 @@ export class Sessions {
       this.plays.delete(name);
     } else {
       play = { name, sticky: null, positions: new Map(), uses: new Map(), draws: new Map(), added: new Map() };
-      if (this.plays.size >= MAX_SESSIONS) this.plays.delete(this.plays.keys().next().value!);
+      if (this.plays.size >= MAX_SESSIONS) this.forgetOne();
     }
     this.plays.set(name, play);
     return play;
+  }
+
+  /**
+   * Makes room: the least recently used play that a test did not script (no sticky scenario, no
+   * added answers; never the default session's), else the least recently used of all but the default.
+   */
+  private forgetOne(): void {
+    let fallback: string | null = null;
+    for (const [name, play] of this.plays) {
+      if (name === DEFAULT_SESSION) continue;
+      fallback ??= name;
+      if (play.sticky === null && play.added.size === 0) {
+        this.plays.delete(name);
+        return;
+      }
+    }
+    if (fallback !== null) this.plays.delete(fallback);
   }
 
   /** The session's play when it has one; never starts one. */

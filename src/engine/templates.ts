@@ -7,6 +7,7 @@ import type { Faker } from '@faker-js/faker';
 import { cheapRandomizer, fnv1a } from '../generate/seeded-random.js';
 import { generatorLibraries } from '../generate/generator-libraries.js';
 import { isObject } from '../common/json-value.js';
+import { stringifyExact } from '../common/exact-json.js';
 import type { ExactJson, PlainRequest } from '../common/plain-http.js';
 
 /** What an expression can read. */
@@ -23,8 +24,11 @@ export interface TemplateContext {
   session: { name: string; toString(): string };
 }
 
-/** Renders one value tree for a request; `seedKey` makes the seeded helpers repeat for the same request. */
-export type RenderTree = (context: TemplateContext, seedKey: string) => unknown;
+/**
+ * Renders one value tree for a request; `seedKey` makes the seeded helpers repeat for the same
+ * request; `problems` hears of each string whose rendering failed (it renders as '').
+ */
+export type RenderTree = (context: TemplateContext, seedKey: string, problems?: string[]) => unknown;
 
 /** The helpers a template may call, besides Handlebars' own block helpers. */
 export const TEMPLATE_HELPERS = ['faker', 'uuid', 'now', 'randomInt', 'json', 'default'] as const;
@@ -60,7 +64,7 @@ export class TemplateEngineMissing extends Error {
 }
 
 /** The request being rendered: the seeded helpers draw from it. Rendering is synchronous, so one slot serves. */
-let drawing: { next: () => number; seed: number; faker: Faker | null } | null = null;
+let drawing: { next: () => number; seed: number; faker: Faker | null; problems: string[] | null } | null = null;
 
 function random(): number {
   return drawing ? drawing.next() : Math.random();
@@ -90,7 +94,8 @@ function registerHelpers(instance: Handlebars): void {
     if (!Number.isFinite(low) || !Number.isFinite(high) || high < low) return low;
     return low + Math.floor(random() * (high - low + 1));
   });
-  instance.registerHelper('json', (value: unknown) => new instance.SafeString(JSON.stringify(value ?? null)));
+  // Numbers kept exact (an int64 sent above 2^53 keeps its digits).
+  instance.registerHelper('json', (value: unknown) => new instance.SafeString(stringifyExact(value ?? null, true)));
   instance.registerHelper('default', (value: unknown, fallback: unknown) => (value === undefined || value === null || value === '' ? fallback : value));
   // The whole-expression form: the value is kept aside instead of printed.
   instance.registerHelper('__keep', (value: unknown) => {
@@ -107,7 +112,9 @@ export function offsetMs(text: string): number | null {
   const match = /^\s*([+-]?)(\d+)\s*([smhdw])\s*$/.exec(text);
   if (!match) return null;
   const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[match[3] as 's' | 'm' | 'h' | 'd' | 'w'];
-  return (match[1] === '-' ? -1 : 1) * Number(match[2]) * unit;
+  const ms = (match[1] === '-' ? -1 : 1) * Number(match[2]) * unit;
+  // Within a century either way: beyond, a date is no longer one a client can read.
+  return Math.abs(ms) <= 100 * 366 * 86_400_000 ? ms : null;
 }
 
 /** faker's method at a dotted path (`person.fullName`), bound; null when there is none. */
@@ -138,6 +145,21 @@ export function wholeExpression(text: string): string | null {
 
 /** Compiles one string: a function of the context, or null when the string holds no template. Throws Handlebars' parse error. */
 function compileString(text: string): ((context: TemplateContext) => unknown) | null {
+  const render = compileOne(text);
+  if (render === null) return null;
+  // A helper that throws for what a request sent (an offset beyond the calendar, a faker method
+  // that wants arguments) renders '' and says so, never a 500.
+  return (context) => {
+    try {
+      return render(context);
+    } catch (error) {
+      drawing?.problems?.push(`the template ${JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text)} failed to render: ${(error as Error).message}`);
+      return '';
+    }
+  };
+}
+
+function compileOne(text: string): ((context: TemplateContext) => unknown) | null {
   if (!holdsTemplate(text)) return null;
   const whole = wholeExpression(text);
   if (whole !== null) {
@@ -168,10 +190,10 @@ function isHelperName(path: hbs.AST.Expression): boolean {
 export function compileTree(value: unknown): RenderTree | null {
   const render = compileNode(value);
   if (render === null) return null;
-  return (context, seedKey) => {
+  return (context, seedKey, problems) => {
     const seed = fnv1a(seedKey);
     const randomizer = seededRandomizer(seed);
-    drawing = { next: () => randomizer.next(), seed, faker: null };
+    drawing = { next: () => randomizer.next(), seed, faker: null, problems: problems ?? null };
     try {
       return render(context);
     } finally {

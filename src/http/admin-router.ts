@@ -12,8 +12,9 @@ import { isWebhookUrl } from '../config/options.js';
 import { METRICS_CONTENT_TYPE } from '../record/metrics.js';
 import type { JournalEntry } from '../record/journal.js';
 
-/** The session an admin request names (`?session=NAME`); undefined for the default one. */
-function sessionAsked(req: Request): string | undefined {
+/** The session an admin request names (`?session=NAME`); undefined for the default one; null when it names two. */
+function sessionAsked(req: Request): string | undefined | null {
+  if (Array.isArray(req.query.session)) return null;
   const session = typeof req.query.session === 'string' ? req.query.session.trim() : '';
   return session === '' ? undefined : session;
 }
@@ -64,9 +65,11 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   // puts the store back to its seeded start. `?session=NAME`: that session's scripts only.
   router.post('/reset', async (req, res) => {
     const session = sessionAsked(req);
+    if (session === null) return sendProblem(res, adminRefusals.filterGivenTwice('session'));
     if (session === undefined) await stub.changeEverywhere({ kind: 'reset' });
+    // A session's reset forgets its own store; the shared store is put back only by a reset of all.
     await stub.changeEverywhere({ kind: 'scripts', session });
-    if (req.query.state === 'true') await stub.resetState();
+    if (req.query.state === 'true' && session === undefined) await stub.resetState();
     res.status(204).end();
   });
   router.get('/metrics', async (_req, res) => {
@@ -92,17 +95,22 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
     res.type('application/schema+json').send(JSON.stringify(stub.fixtureSchema(), null, 2));
   });
   router.get('/scenarios', (req, res) => {
-    res.json(stub.scenarios(sessionAsked(req)));
+    const session = sessionAsked(req);
+    if (session === null) return sendProblem(res, adminRefusals.filterGivenTwice('session'));
+    res.json(stub.scenarios(session));
   });
   // An answer added from a test or the page, checked as a fixture's scenario is.
   router.post('/scenarios', express.json({ limit: '1mb' }), async (req, res) => {
-    const definition = req.query.session !== undefined && typeof req.body === 'object' && req.body !== null ? { session: sessionAsked(req), ...req.body } : req.body;
+    const session = sessionAsked(req);
+    if (session === null) return sendProblem(res, adminRefusals.filterGivenTwice('session'));
+    const definition = session !== undefined && typeof req.body === 'object' && req.body !== null ? { session, ...req.body } : req.body;
     const added = await stub.addScenario(definition);
     if ('violations' in added) return sendProblem(res, adminRefusals.scenarioDoesNotFit(added.violations));
     res.status(201).json(added);
   });
   router.delete('/scenarios/:name', async (req, res) => {
     const session = sessionAsked(req);
+    if (session === null) return sendProblem(res, adminRefusals.filterGivenTwice('session'));
     if (!stub.scenarios(session).operations.some((op) => op.scenarios.some((scenario) => scenario.added && scenario.name === req.params.name))) {
       return sendProblem(res, adminRefusals.unknownAddedScenario(req.params.name));
     }
@@ -112,6 +120,7 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   router.put('/scenario', express.json({ limit: '16kb' }), async (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
     const session = sessionAsked(req);
+    if (session === null) return sendProblem(res, adminRefusals.filterGivenTwice('session'));
     if (typeof name !== 'string' || name === '') return sendProblem(res, adminRefusals.scenarioNameMissing());
     if (!stub.scenarioNames(session).includes(name)) {
       return sendProblem(res, adminRefusals.unknownScenario(name, stub.scenarioNames(session)));
@@ -120,7 +129,9 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
     res.json({ sticky: name, ...(session === undefined ? {} : { session }) });
   });
   router.delete('/scenario', async (req, res) => {
-    await stub.changeEverywhere({ kind: 'sticky', name: null, session: sessionAsked(req) });
+    const session = sessionAsked(req);
+    if (session === null) return sendProblem(res, adminRefusals.filterGivenTwice('session'));
+    await stub.changeEverywhere({ kind: 'sticky', name: null, session });
     res.status(204).end();
   });
   router.get('/state', async (_req, res) => {

@@ -85,7 +85,7 @@ function checkHelperArguments(name: string, call: hbs.AST.MustacheStatement | hb
   if (name === 'now') {
     const offset = call.hash?.pairs.find((pair) => pair.key === 'offset')?.value;
     if (offset?.type === 'StringLiteral' && offsetMs((offset as hbs.AST.StringLiteral).value) === null) {
-      throw problem(`now's offset "${(offset as hbs.AST.StringLiteral).value}" is not an offset: write -2d, +3h, 30m, 10s or 1w`);
+      throw problem(`now's offset "${(offset as hbs.AST.StringLiteral).value}" is not an offset: write -2d, +3h, 30m, 10s or 1w, within a century`);
     }
   }
 }

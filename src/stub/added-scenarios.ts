@@ -46,7 +46,9 @@ export function addScenario(state: EngineState, sessions: Sessions, definition: 
     throw new ConfigError(source, `/operation: the document has no operation "${named}"${near ? ` (did you mean "${near}"?)` : ''}`);
   }
   if (givenSession !== undefined && (typeof givenSession !== 'string' || givenSession.trim() === '')) throw new ConfigError(source, '/session: must be a session name (what requests send in X-Mock-Session)');
-  if (givenName !== undefined && (typeof givenName !== 'string' || givenName === '')) throw new ConfigError(source, '/name: must be a scenario name');
+  if (givenName !== undefined && (typeof givenName !== 'string' || !/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(givenName))) {
+    throw new ConfigError(source, '/name: must be a scenario name of visible ASCII characters (spaces only inside): clients send it in the X-Mock-Scenario header');
+  }
   const session = (givenSession as string | undefined)?.trim() || DEFAULT_SESSION;
   const play = sessions.play(session);
   const taken = (name: string) => state.scenarios.get(operation.key)?.has(name) || (play.added.get(operation.key) ?? []).some((added) => added.name === name);

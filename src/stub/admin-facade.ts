@@ -100,7 +100,7 @@ export class StubAdmin {
       added = this.parts.version.addScenario(definition, ADDED_SOURCES[0]);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      return { violations: error.problem.split('; ') };
+      return { violations: [...error.problems] };
     }
     const whole = this.parts.whole();
     if (whole) await whole.changeEverywhere({ kind: 'use', scenario: { ...(definition as Record<string, unknown>), name: added.name, session: added.session } });

@@ -102,11 +102,20 @@ export class StateAccess {
       this.sessionStores.delete(session);
     } else {
       store = new LocalStateStore(() => {}, Math.min(this.maxBytes, MAX_SESSION_STORE_BYTES));
-      store.seed(seedState(version.compiled.operations, version.resources!, this.seedItems));
+      store.seed(copied(this.seedOf(version)));
       if (this.sessionStores.size >= MAX_SESSION_STORES) this.sessionStores.delete(this.sessionStores.keys().next().value!);
     }
     this.sessionStores.set(session, store);
     return store;
+  }
+
+  /** The first data of a version, made once: a new session's store is a copy of it, not made again. */
+  private readonly seeds = new WeakMap<EngineState, StoredState>();
+
+  private seedOf(version: EngineState): StoredState {
+    let seed = this.seeds.get(version);
+    if (!seed) this.seeds.set(version, (seed = seedState(version.compiled.operations, version.resources!, this.seedItems)));
+    return seed;
   }
 
   /** Forgets a session's own store (its next request starts from the seed again), or every session's. */
@@ -246,4 +255,9 @@ export interface ItemsPage {
 /** A shared store (Redis) that did not answer: the client may retry; the outage itself is logged once. */
 function storeUnavailable(error: unknown): EngineResponse {
   return refusalResponse(serverRefusals.storeUnavailable((error as Error).message ?? String(error)), null);
+}
+
+/** A state whose maps are its own: a store changes the maps it holds. */
+function copied(state: StoredState): StoredState {
+  return new Map([...state].map(([resource, items]) => [resource, new Map(items)]));
 }

@@ -72,7 +72,7 @@ export class Stub {
     this.recorder.onAnswered((_request, response, durationMs) => metrics.answered(response, durationMs));
     this.outbound.onOutcome((outcome) => metrics.delivered(outcome));
     version.onReloaded = (ok, durationMs) => metrics.reloaded(ok, durationMs);
-    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, metrics, state: () => this.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun, token: options.tokens[0] });
+    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, metrics, state: () => this.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun, token: tryToken(options) });
     this.proxy = createProxy(options, () => version.current.compiled.secrets, warn);
   }
 
@@ -228,4 +228,13 @@ let started = 0;
 function instanceName(): string {
   started++;
   return `${hostname()}:${process.pid}${started > 1 ? `/${started}` : ''}`;
+}
+
+/**
+ * The bearer token the page's "Try it" fills in: none needed when any token is accepted; the first
+ * --token only where an admin token guards the admin API (else any local page could read it).
+ */
+function tryToken(options: ResolvedOptions): string | undefined {
+  if (options.tokens.length === 0) return undefined;
+  return options.adminToken !== undefined ? options.tokens[0] : '<one of the --token values>';
 }
