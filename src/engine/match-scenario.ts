@@ -16,13 +16,14 @@ export interface MatchInput {
   body: unknown;
 }
 
-export function matchScenario(scenarios: ReadonlyMap<string, Scenario> | undefined, input: MatchInput): Scenario | null {
+/** `passes`: whether a scenario may answer now (its `times` not used up, its chance drawn); asked only of those that match. */
+export function matchScenario(scenarios: ReadonlyMap<string, Scenario> | undefined, input: MatchInput, passes: (scenario: Scenario) => boolean = () => true): Scenario | null {
   if (!scenarios) return null;
   let best: Scenario | null = null;
   for (const scenario of scenarios.values()) {
     const match = scenario.match;
     // Strictly more specific only: on a tie the earlier scenario (file order) keeps its place.
-    if (match && (best === null || match.specificity > best.match!.specificity) && satisfies(match, input)) best = scenario;
+    if (match && (best === null || match.specificity > best.match!.specificity) && satisfies(match, input) && passes(scenario)) best = scenario;
   }
   return best;
 }

@@ -30,7 +30,7 @@ import type { Resources } from '../openapi/compile-resources.js';
 import type { DocumentWarning } from '../openapi/document-warnings.js';
 import { planDeliveries } from './plan-deliveries.js';
 import type { PlainRequest } from '../common/plain-http.js';
-import { headerSafe } from '../openapi/header-value.js';
+import { violationsHeaderText } from '../common/violations-header.js';
 import type { EngineResponse } from './engine-response.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { serverRefusals } from './refusals.js';
@@ -188,7 +188,7 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   const sendsOut = (fired.length > 0 || operation.callbacks.length > 0) && isSuccessStatus(answer.status) && fault === undefined;
   const headers: Record<string, string> = { ...answer.headers, 'x-mock-scenario': answer.scenario };
   //    A templated answer that breaks its schema is still sent (it is the user's script), and says so.
-  if (scenario?.render && problems.length > 0) headers['x-mock-violations'] = violationsText(problems);
+  if (scenario?.render && problems.length > 0) headers['x-mock-violations'] = violationsHeaderText(problems);
   //    Prism's sl-violations: what was wrong with the request (warnings only, here) and with the answer.
   if (policy.violationsHeader) {
     const warnings = requestWarnings(operation, request, query);
@@ -231,11 +231,6 @@ function webhooksToFire(forOperation: readonly string[] = NONE, forScenario: rea
 }
 
 
-/** X-Mock-Violations: how many problems and the first ones, short enough for a header. */
-function violationsText(problems: readonly string[]): string {
-  const text = `${problems.length} violation${problems.length === 1 ? '' : 's'}: ${problems.slice(0, 3).join('; ')}`;
-  return headerSafe(text.length > 1000 ? `${text.slice(0, 997)}...` : text);
-}
 
 /** Scenarios, Prefer and faults win when asked for (and change no state), as does a sticky scenario of this operation. */
 function asksNothing(selection: Selection, scenarios: ReadonlyMap<string, unknown> | undefined, sticky: string | null): boolean {

@@ -7,7 +7,7 @@ import { isSuccessStatus } from '../openapi/success-rule.js';
 import type { Chaos } from '../config/script-options.js';
 import { cheapRandomizer, fnv1a } from '../generate/seeded-random.js';
 import { drawDelay, type DelaySpread } from '../common/delay-spread.js';
-import { satisfies, type MatchInput } from './match-scenario.js';
+import { matchScenario, satisfies, type MatchInput } from './match-scenario.js';
 import { DEFAULT_STEP, type Scenario, type Sequence } from './scenario.js';
 import { useKey, type SessionPlay } from './sessions.js';
 
@@ -57,7 +57,7 @@ export function scriptedChoice(
     if (stepped) return stepped;
   }
   if (fixtures) {
-    const matched = bestMatch(fixtures, input, passes);
+    const matched = matchScenario(fixtures, input, passes);
     if (matched) return counted(play, operation.key, matched);
     for (const scenario of fixtures.values()) {
       if (scenario.match === null && scenario.chance !== null && passes(scenario)) return counted(play, operation.key, scenario);
@@ -100,15 +100,6 @@ function counted(play: SessionPlay, key: string, scenario: Scenario, step: strin
   return { scenario, step: step ?? `${used} of ${scenario.times}` };
 }
 
-/** The most specific `match` the request satisfies (the first in file order on a tie) among those not passed over. */
-function bestMatch(fixtures: ReadonlyMap<string, Scenario>, input: MatchInput, passes: (scenario: Scenario) => boolean): Scenario | null {
-  let best: Scenario | null = null;
-  for (const scenario of fixtures.values()) {
-    const match = scenario.match;
-    if (match && (best === null || match.specificity > best.match!.specificity) && satisfies(match, input) && passes(scenario)) best = scenario;
-  }
-  return best;
-}
 
 /**
  * The sequence's next step. A step whose scenario has used up its `times` is passed over to the

@@ -3,6 +3,7 @@
 // stays gzip) while a capped prefix is checked against the document, and the exchange is
 // recorded once. A JSON answer up to the cap is held back until it is checked, so its
 // violations can go out in X-Mock-Violations; a larger one streams at once.
+import { violationsHeaderText } from '../common/violations-header.js';
 import type { IncomingMessage } from 'node:http';
 import type { ProxyDecision } from '../proxy/proxy-decision.js';
 import { checkBody, checkHead, checkMedia, lacksOperation, wantsBody, CHECK_CAP_BYTES, type AnswerCheck } from '../proxy/check-answer.js';
@@ -22,8 +23,6 @@ export interface ProxyExits {
   send(response: EngineResponse): void;
 }
 
-/** X-Mock-Violations is at most this long: a count and the first messages. */
-const VIOLATIONS_HEADER_BYTES = 1024;
 
 export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: ProxyExits): void {
   const { stub, req, request } = exchange;
@@ -225,9 +224,6 @@ function recorded(status: number, operation: CompiledOperation | null, plan: Res
 
 /** `3 violations: request /name: is required; response /water: must be an integer`, at most 1 KiB of visible ASCII; null when there are none. */
 export function violationsHeader(request: readonly string[], response: readonly string[]): string | null {
-  const count = request.length + response.length;
-  if (count === 0) return null;
-  const messages = [...request.map((v) => `request ${v}`), ...response.map((v) => `response ${v}`)].join('; ');
-  const text = `${count} violation${count === 1 ? '' : 's'}: ${messages}`.replace(/[^\x20-\x7e]/g, '?');
-  return text.length <= VIOLATIONS_HEADER_BYTES ? text : `${text.slice(0, VIOLATIONS_HEADER_BYTES - 3)}...`;
+  if (request.length + response.length === 0) return null;
+  return violationsHeaderText([...request.map((v) => `request ${v}`), ...response.map((v) => `response ${v}`)]);
 }
