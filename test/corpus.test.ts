@@ -16,14 +16,14 @@ const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const REALWORLD = join(ROOT, '..', 'shared', 'realworld');
 
 /**
- * The share of requests answered with a documented status and a valid body, over all documents.
- * The floor sits just under what the stub reaches (docs/benchmark.md has the last figures), so a
- * regression fails while the documents that have no valid request to give (an ambiguous oneOf, an
- * allOf of string and integer, two credentials in one Authorization header, Box's `#fragment`
- * paths) do not. Those sit mostly in @readme/oas-examples, which exist to show such corners, so
- * a clone without ../shared/realworld (the bundled documents alone) has a floor of its own.
+ * The share of valid requests answered with a documented status and a valid body, over all
+ * documents, on the documents a clone has and with ../shared/realworld beside it alike. Requests
+ * the helper cannot make valid (an ambiguous oneOf, an allOf of string and integer, two
+ * credentials in one Authorization header: see 'no valid request' in helpers/corpus.ts) are
+ * counted apart, not judged. The floor sits just under what the stub reaches (docs/benchmark.md
+ * has the last figures), so a regression fails.
  */
-const MIN_DOCUMENTED = existsSync(REALWORLD) ? 0.99 : 0.985;
+const MIN_DOCUMENTED = 0.995;
 
 function oasExamples(): string[] {
   const base = dirname(require.resolve('@readme/oas-examples/package.json'));
@@ -46,7 +46,7 @@ const documents = [...oasExamples(), github, ...realworld()].filter((file) => !p
 const outcomes: CorpusOutcome[] = [];
 
 /** The cases that can be judged: an operation that documents no final response has no documented answer to give. */
-const judged = () => outcomes.flatMap((outcome) => outcome.cases).filter((c) => c.verdict !== 'nothing documented');
+const judged = () => outcomes.flatMap((outcome) => outcome.cases).filter((c) => c.verdict !== 'nothing documented' && c.verdict !== 'no valid request');
 
 const label = (file: string) => file.replace(/.*node_modules\//, '').replace(REALWORLD, 'realworld');
 
@@ -79,7 +79,7 @@ afterAll(() => {
   const all = judged();
   const failures = outcomes.flatMap((outcome) => outcome.cases.filter((c) => c.verdict !== 'documented').map((c) => `  ${outcome.document} ${c.operation}: ${c.verdict}: ${c.detail}\n    sent: ${c.sent}`));
   const documented = all.filter((c) => c.verdict === 'documented').length;
-  const unjudged = outcomes.flatMap((outcome) => outcome.cases).length - all.length;
-  process.stdout.write(`\ncorpus: ${documented}/${all.length} documented answers (${((100 * documented) / Math.max(all.length, 1)).toFixed(1)}%; ${unjudged} operations document no final response)\n${lines.join('\n')}\n`);
+  const count = (verdict: string) => outcomes.flatMap((outcome) => outcome.cases).filter((c) => c.verdict === verdict).length;
+  process.stdout.write(`\ncorpus: ${documented}/${all.length} documented answers (${((100 * documented) / Math.max(all.length, 1)).toFixed(1)}%; not judged: ${count('nothing documented')} operations document no final response, ${count('no valid request')} have no request their document accepts)\n${lines.join('\n')}\n`);
   if (process.env.CORPUS_DETAILS) process.stdout.write(`${failures.join('\n')}\n`);
 });
