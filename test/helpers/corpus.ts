@@ -100,7 +100,7 @@ function describeSent(operation: Operation, built: BuiltRequest): string {
 }
 
 /** One request with node:http (fetch refuses some statuses a stub may document, such as 407). */
-function send(url: string, method: string, built: BuiltRequest): Promise<{ status: number; text: string }> {
+function send(url: string, method: string, built: Omit<BuiltRequest, 'unfit'>): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     // Node sends a DELETE's body without a length unless told; the stub would read it as a second request.
     const headers = built.body === undefined ? built.headers : { ...built.headers, 'content-length': String(Buffer.byteLength(built.body)) };
