@@ -1,99 +1,93 @@
 // Stage 4b, stateful mode only: the stored resources answer a request that asked for nothing else
-// (no scenario, Prefer, fault or sticky scenario). The engine only decides: it reads the state it
-// is handed and returns the answer to build (a `state` choice) together with the change to make;
-// the layer above applies the change to its store, so no I/O happens here.
+// (no scenario, Prefer, fault or sticky scenario). The engine only decides: it reads what the store
+// said to the question state-question.ts asked (one item, one page, a count, a new id) and returns
+// the answer to build (a `state` choice) together with the change to make; the layer above asks
+// the store and applies the change, so no I/O happens here.
 import { respelled } from './spellings.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { Resource, ResourceAction } from '../openapi/compile-resources.js';
 import { defaultExampleName } from './example-or-generated.js';
-import { redrawId, uuidFrom } from '../generate/id-values.js';
-import { fnv1a } from '../generate/seeded-random.js';
 import { documentedResponse } from '../openapi/documented-response.js';
-import { exactIntegerValue, identityOf, isExactObject, parseExactJson, stringifyExact } from '../common/exact-json.js';
+import { exactIntegerValue, identityOf, isExactObject, stringifyExact } from '../common/exact-json.js';
 import type { ExactJson } from '../common/plain-http.js';
-import type { BuiltResponse, Choice, Refusal, StateChange, StoredState, StoreFigures } from './engine-types.js';
+import type { BuiltResponse, Choice, Refusal, StateChange, StateFacts, StateQuestion, StoredPage, StoreFigures } from './engine-types.js';
 import { stateRefusals } from './refusals.js';
-import { pageAsked } from './links-on-stub.js';
 import { setOwn } from '../common/json-value.js';
 import type { CursorPaging } from '../openapi/compile-paging.js';
-import { cursorAt, cursorOffset, pageSizeAsked } from './cursor-pages.js';
+import { cursorAt } from './cursor-pages.js';
+import { createdBody, listWindow, parsedItem, scopeOfItem, scopeOfPath } from './state-question.js';
+import { newIdentity, type AskAgain } from './new-identity.js';
 
-const NO_ITEMS: ReadonlyMap<string, string> = new Map();
+/** Items kept per resource, so a client looping over POST cannot grow the stub's memory without end (--max-state caps their bytes). */
+export const MAX_ITEMS_PER_RESOURCE = 100_000;
 
-/** Items kept per resource, so a client looping over POST cannot grow the stub's memory without end. */
-export const MAX_ITEMS_PER_RESOURCE = 10_000;
-
-/** The answer from the state, or null when this request cannot be answered from it (it then answers as without stateful mode). */
+/**
+ * The answer from what the store said (`facts`, the answer to `asked`, made by stateQuestion), or
+ * null when this request cannot be answered from the state (it then answers as without stateful
+ * mode), or AskAgain when a drawn id has yet to be checked.
+ */
 export function answerFromState(
   operation: CompiledOperation,
   action: ResourceAction,
-  state: StoredState,
+  asked: StateQuestion,
+  facts: StateFacts,
   pathParams: Record<string, string>,
   query: URLSearchParams,
   body: ExactJson | null,
-): Choice | Refusal | null {
+): Choice | Refusal | AskAgain | null {
   const plan = operation.success;
   if (!plan) return null;
   const { resource } = action;
-  const items = state.get(resource.name) ?? NO_ITEMS;
   const identity = { field: resource.idField, envelope: action.envelope };
   const placing = placingFields(resource);
   const respond = (value: unknown, change: StateChange | null, isItem = true): Extract<Choice, { kind: 'state' }> => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null, placing });
 
-  // A nested collection's items are its parent's alone (`/Accounts/{AccountSid}/Messages.json`).
-  const inScope = (item: unknown) => resource.scope.every(({ param, field }) => isExactObject(item) && String(item[field]) === pathParams[param]);
   if (action.kind === 'list') {
-    // Only the items answered are parsed: one page of a full store costs one page (a nested
-    // collection's are all parsed, to know which are its parent's).
-    const scoped = resource.scope.length === 0 ? null : [...items.values()].map(parseItem).filter(inScope);
-    const count = scoped?.length ?? items.size;
-    const limit = action.limitParam ? query.get('limit') : null;
-    const paging = action.paging;
-    // A paged list (`?page=2&per_page=30`) answers that page, and its links end at the last one.
-    const size = paging ? (query.get(paging.size) !== null ? pageAsked(query, paging.size) : paging.defaultSize) : 0;
-    const skip = paging ? (pageAsked(query, paging.page) - 1) * size : 0;
-    const take = paging ? skip + size : limit !== null && /^\d+$/.test(limit) ? Number(limit) : Infinity;
-    const cursor = paging ? null : operation.cursorPaging;
+    const window = listWindow(operation, action, query);
+    const page = facts.page ?? { total: 0, start: 0, ids: [], items: [] };
+    const count = page.total;
+    // Only the items answered were read, and only they are parsed.
+    const listed = page.items.map(parsedItem);
     // The answer's `total`, `num_pages`, `X-Total-Count`… are the store's.
-    const figures = (perPage: number | null, page: number | null): StoreFigures => ({ declared: action.figures ?? [], total: count, page, size: perPage, pages: perPage ? Math.max(1, Math.ceil(count / perPage)) : 1 });
-    if (cursor?.param) {
-      const perPage = pageSizeAsked(cursor, query);
-      return cursorPage(cursor, cursor.param, resource, items, scoped, query, (listed, next) => ({ ...respond(action.listField === null ? listed : { [action.listField]: listed }, null, false), next, figures: figures(perPage, null) }));
-    }
-    const listed = (scoped ?? first(items.values(), take).map(parseItem)).slice(skip, take);
+    const figures = (perPage: number | null, number: number | null): StoreFigures => ({ declared: action.figures ?? [], total: count, page: number, size: perPage, pages: perPage ? Math.max(1, Math.ceil(count / perPage)) : 1 });
     const answer = respond(action.listField === null ? listed : { [action.listField]: listed }, null, false);
-    if (!paging) return { ...answer, figures: figures(Number.isFinite(take) ? take : null, null) };
-    const made = figures(size, pageAsked(query, paging.page));
+    if (window.cursor) return { ...answer, next: nextCursor(window.cursor, window.limit, page), figures: figures(window.perPage, null) };
+    if (window.page === null) return { ...answer, figures: figures(window.perPage, null) };
+    const made = figures(window.perPage, window.page);
     return { ...answer, pages: made.pages, figures: made };
   }
   // An item is stored bare and answered in the document's envelope (`{"data": {...}}`).
   const answered = (item: unknown) => (action.envelope === null ? item : { [action.envelope]: item });
+  const count = facts.count ?? 0;
 
   if (action.kind === 'create') {
-    const item = objectBody(body, resource.bodyEnvelope);
+    const item = createdBody(body, resource.bodyEnvelope);
     if (!item) return null;
     let id = identityOf(item[resource.idField]);
     if (id === null) {
-      const assigned = newIdentity(resource, items);
+      const assigned = newIdentity(resource, count, asked.taken ?? [], facts.taken ?? [], facts.newNumber);
+      if (typeof assigned === 'object' && assigned !== null) return assigned;
       item[resource.idField] = assigned;
       id = String(assigned);
+    } else {
+      // An id no path can name (empty, blanks) would be listed and never read, updated or deleted.
+      if (id.trim() === '') return stateRefusals.unnameable(resource.idField, id, resource.itemPath, documentedResponse(operation.responses, 400) !== null);
+      if (facts.taken?.includes(id)) return duplicate(operation, resource.name, resource.idField, id);
     }
-    // An id no path can name (empty, blanks) would be listed and never read, updated or deleted.
-    if (id.trim() === '') return stateRefusals.unnameable(resource.idField, id, resource.itemPath, documentedResponse(operation.responses, 400) !== null);
-    if (items.has(id)) return duplicate(operation, resource.name, resource.idField, id);
-    if (items.size >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
+    if (count >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
     addServerFields(operation, resource, action.envelope, item, id);
     placeInScope(resource, item, pathParams);
-    return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true) });
+    return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true), ...placed(resource, item) });
   }
 
   const id = pathParams[resource.idParam];
-  const stored = items.get(id);
+  const stored = facts.item ?? undefined;
   // A resource the document creates by PUT (no POST on the collection): a PUT to a new id makes it.
-  if (stored === undefined && action.kind === 'replace' && resource.operations.create === undefined) return putCreate(resource, items, id, pathParams, body, respond, answered);
+  if (stored === undefined && action.kind === 'replace' && resource.operations.create === undefined) return putCreate(resource, count, id, pathParams, body, respond, answered);
   if (stored === undefined) return notFound(operation, resource.name, resource.idParam, id);
-  const current = parseItem(stored);
-  if (!inScope(current)) return notFound(operation, resource.name, resource.idParam, id);
+  const current = parsedItem(stored);
+  // A nested collection's items are its parent's alone (`/Accounts/{AccountSid}/Messages.json`).
+  if (scopeOfItem(resource, current) !== scopeOfPath(resource, pathParams)) return notFound(operation, resource.name, resource.idParam, id);
   switch (action.kind) {
     case 'read':
       return respond(answered(current), null);
@@ -101,37 +95,31 @@ export function answerFromState(
       return respond(answered(current), { action: 'delete', resource: resource.name, id, item: null });
     case 'replace':
     case 'merge': {
-      const sent = objectBody(body, resource.bodyEnvelope);
+      const sent = createdBody(body, resource.bodyEnvelope);
       if (!sent) return null;
       // What only the server sets survives a replace: the client never sends it.
       const kept = isExactObject(current) ? Object.fromEntries(resource.serverFields.filter((key) => key in current).map((key) => [key, current[key]])) : {};
       const updated = action.kind === 'merge' && isExactObject(current) ? { ...current, ...respelled(sent, current) } : { ...kept, ...sent };
       // The path names the item; a body that says otherwise does not move it.
       updated[resource.idField] = isExactObject(current) && current[resource.idField] !== undefined ? current[resource.idField] : id;
-      return respond(answered(updated), { action: action.kind, resource: resource.name, id, item: stringifyExact(updated, true) });
+      return respond(answered(updated), { action: action.kind, resource: resource.name, id, item: stringifyExact(updated, true), ...placed(resource, updated) });
     }
   }
 }
 
 /**
- * A list paged by cursor (`?PageToken=…&PageSize=2`, `?starting_after=cus_2`): the page the cursor
- * starts, its size asked or documented (all items when neither), and the next page's cursor, null
- * on the last. Only the items answered are parsed where the collection is not nested.
+ * A cursor-paged list's next cursor (`?PageToken=…&PageSize=2`, `?starting_after=cus_2`): the one
+ * after the page's last item, null on the last page.
  */
-function cursorPage(
-  cursor: CursorPaging, param: string, resource: Resource, items: ReadonlyMap<string, string>, scoped: unknown[] | null, query: URLSearchParams,
-  answer: (listed: unknown[], next: string | null) => Choice,
-): Choice {
-  const ids = scoped ? scoped.map((item) => (isExactObject(item) ? identityOf(item[resource.idField]) : null)) : [...items.keys()];
-  const asked = query.get(param);
-  // Stripe's `starting_after` names the last item seen; an id the store no longer holds ends the list.
-  const at = cursor.kind === 'after' && asked !== null ? ids.indexOf(asked) : -1;
-  const skip = cursor.kind !== 'after' ? cursorOffset(cursor, asked) : asked === null ? 0 : at === -1 ? ids.length : at + 1;
-  const size = pageSizeAsked(cursor, query);
-  const end = size === null ? ids.length : Math.min(ids.length, skip + size);
-  const listed = scoped ? scoped.slice(skip, end) : first(items.values(), end).slice(skip).map(parseItem);
-  const next = end >= ids.length || end <= skip ? null : cursor.kind === 'after' ? ids[end - 1] : cursorAt(cursor, end);
-  return answer(listed, next);
+function nextCursor(cursor: CursorPaging, limit: number | null, page: StoredPage): string | null {
+  const end = limit === null ? page.total : Math.min(page.total, page.start + limit);
+  if (end >= page.total || end <= page.start) return null;
+  return cursor.kind === 'after' ? page.ids[page.ids.length - 1] ?? null : cursorAt(cursor, end);
+}
+
+/** A nested collection's item's parent, for the store to list it under (a top-level item's needs no word). */
+function placed(resource: Resource, item: unknown): { scope?: string } {
+  return resource.scope.length === 0 ? {} : { scope: scopeOfItem(resource, item) };
 }
 
 const PLACING = new WeakMap<Resource, ReadonlySet<string>>();
@@ -155,15 +143,15 @@ function pathValue(text: string, integer: boolean): unknown {
 
 /** The item a PUT to a new id creates, its id the path's (a number where the resource's ids are integers). */
 function putCreate(
-  resource: Resource, items: ReadonlyMap<string, string>, id: string, pathParams: Record<string, string>, body: ExactJson | null,
+  resource: Resource, count: number, id: string, pathParams: Record<string, string>, body: ExactJson | null,
   respond: (value: unknown, change: StateChange | null) => Choice, answered: (item: unknown) => unknown,
 ): Choice | Refusal | null {
-  const item = objectBody(body, resource.bodyEnvelope);
+  const item = createdBody(body, resource.bodyEnvelope);
   if (!item) return null;
-  if (items.size >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
+  if (count >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
   item[resource.idField] = pathValue(id, resource.idKind === 'integer');
   placeInScope(resource, item, pathParams);
-  return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true) });
+  return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true), ...placed(resource, item) });
 }
 
 /**
@@ -176,7 +164,7 @@ export function storedAsAnswered(choice: Extract<Choice, { kind: 'state' }>, ans
   if (change === null || change.item === null || identity === null) return change;
   const whole = answer.body;
   const shown = identity.envelope !== null && isExactObject(whole) ? whole[identity.envelope] : whole;
-  const stored = parseItem(change.item);
+  const stored = parsedItem(change.item);
   if (!isExactObject(shown) || !isExactObject(stored)) return change;
   return { ...change, item: stringifyExact(overlaid(stored, shown), true) };
 }
@@ -209,51 +197,6 @@ function addServerFields(operation: CompiledOperation, resource: Resource, envel
   const made = envelope !== null && isExactObject(whole) ? whole[envelope] : whole;
   if (!isExactObject(made)) return;
   for (const key of resource.serverFields) if (made[key] !== undefined && item[key] === undefined) item[key] = made[key];
-}
-
-function parseItem(text: string): unknown {
-  const parsed = parseExactJson(text);
-  return parsed.exact ?? parsed.value;
-}
-
-function objectBody(body: ExactJson | null, envelope: string | null): Record<string, unknown> | null {
-  const value = body?.exact ?? body?.value;
-  const item = envelope !== null && isExactObject(value) ? value[envelope] : value;
-  return isExactObject(item) ? { ...item } : null;
-}
-
-/** The first `count` values, without walking the rest. */
-function first(values: Iterable<string>, count: number): string[] {
-  const taken: string[] = [];
-  for (const value of values) {
-    if (taken.length >= count) break;
-    taken.push(value);
-  }
-  return taken;
-}
-
-/** A schema-valid identity not yet taken: one above the largest integer identity, a uuid, or one drawn like the schema's example. */
-export function newIdentity(resource: Resource, items: ReadonlyMap<string, string>): number | string {
-  // Drawn from the resource and the count of its items, never from the system's randomness: the
-  // same requests give the same ids.
-  const draw = (attempt: number) => `${resource.name}\u0000${items.size}\u0000${attempt}`;
-  const drawn = (attempt: number) => {
-    if (resource.idKind === 'uuid') return uuidFrom(draw(attempt));
-    // The template redrawn within each character's class, else (where that breaks the pattern) one drawn afresh.
-    const redrawn = resource.idKind === 'pattern' ? redrawId(resource.idTemplate!, fnv1a(draw(attempt))) : null;
-    if (redrawn !== null && resource.idFits?.(redrawn) !== false) return redrawn;
-    return resource.drawId?.(draw(attempt)) ?? null;
-  };
-  if (resource.idKind !== 'integer' && resource.idKind !== 'string') {
-    for (let attempt = 0; attempt <= 100; attempt++) {
-      const id = drawn(attempt);
-      if (id !== null && !items.has(id)) return id;
-    }
-  }
-  let largest = 0;
-  for (const id of items.keys()) if (/^\d{1,15}$/.test(id)) largest = Math.max(largest, Number(id));
-  // A counted text id is as long as its schema asks (`minLength: 6`: `000001`).
-  return resource.idKind === 'integer' ? largest + 1 : String(largest + 1).padStart(resource.minLength, '0');
 }
 
 /** A create whose identity is taken: the documented 409, else the documented 400, in the API's own error shape. */

@@ -107,11 +107,65 @@ export interface BuiltResponse {
 /** Resource name -> item identity -> the item as JSON text (numbers exact), in insertion order. */
 export type StoredState = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
-/** What a request did to the state: `item` null removes the identity. */
+/**
+ * An item as a store keeps it: its JSON text and the parent it is listed under (its scope: the
+ * parent's path values, see `scopeOfItem`; '' for a top-level resource's items).
+ */
+export interface StoredItem {
+  text: string;
+  scope: string;
+}
+
+/** Resource name -> item identity -> the item and its scope, in insertion order: what a store is filled with whole. */
+export type PlacedState = ReadonlyMap<string, ReadonlyMap<string, StoredItem>>;
+
+/**
+ * What a request asks of the store, decided from its route once it is authenticated and valid:
+ * only these parts are read, so a request costs the same whatever else the store holds.
+ */
+export interface StateQuestion {
+  resource: string;
+  /** One item by its id. */
+  item?: string;
+  /** A page of the items listed under `scope`, in the order they were created. */
+  page?: { scope: string; start: PageStart; limit: number | null };
+  /** How many items the resource holds (every scope): its cap, and the draw of a new id. */
+  count?: boolean;
+  /** Which of these ids are taken (a create's own id, new ids drawn). */
+  taken?: string[];
+  /** A new counted id: one above the largest integer-like id the resource has held. */
+  newNumber?: boolean;
+}
+
+/** Where a page starts: at a rank, or after an item (a cursor naming the last item seen). */
+export type PageStart = { offset: number } | { after: string };
+
+/** The store's answer to a StateQuestion: the parts asked for, nothing more. */
+export interface StateFacts {
+  /** The item's JSON text; null when the store holds none under that id. */
+  item?: string | null;
+  page?: StoredPage;
+  count?: number;
+  /** The ids asked about that are taken. */
+  taken?: string[];
+  newNumber?: number;
+}
+
+export interface StoredPage {
+  /** The items listed under the scope in all. */
+  total: number;
+  /** The rank of the page's first item (`total` when an `after` cursor names no item of the scope). */
+  start: number;
+  ids: string[];
+  /** Each id's JSON text, in the page's order. */
+  items: string[];
+}
+
+/** What a request did to the state: `item` null removes the identity; `scope` is the item's parent (see StoredItem). */
 export interface StateChange {
   action: ResourceActionKind;
   resource: string;
   id: string;
   item: string | null;
+  scope?: string;
 }
-

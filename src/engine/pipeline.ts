@@ -1,15 +1,20 @@
 // The whole request pipeline, in order. Each stage returns a value or a Refusal; a Refusal ends
 // the request and `refusalResponse` turns it into HTTP. Everything the stages look up was
-// compiled at start-up.
+// compiled at start-up. Longer than 300 lines on purpose: the stages read in order in one place,
+// stateful mode's pause for the store (stage 4b) included.
 import type { CompiledSpec } from '../openapi/compiled-model.js';
 import { buildResponse } from './build-response.js';
 import { authenticate } from './authenticate.js';
 import { isRefusal, refusalResponse } from './refusal.js';
 import { requestRefusals } from './refusals.js';
 import { readSelection } from './read-selection.js';
-import type { Refusal, Selection, StoredState } from './engine-types.js';
+import type { Choice, Refusal, Selection, StateFacts, StateQuestion } from './engine-types.js';
+import type { ExactJson } from '../common/plain-http.js';
+import type { ResourceAction } from '../openapi/compile-resources.js';
+import { stateQuestion } from './state-question.js';
+import { answerAtOnce, isAsked, thenAnswer, type Asked, type StateReader } from './state-asked.js';
 import { route, type Routed } from './route.js';
-import type { ScenarioTable, Sequence } from './scenario.js';
+import type { Scenario, ScenarioTable, Sequence } from './scenario.js';
 import { scriptedChoice, seededDelay, withAdded, type ScriptSettings } from './script-choice.js';
 import { DEFAULT_SESSION, sessionOf, type Sessions } from './sessions.js';
 import type { DelaySpread } from '../common/delay-spread.js';
@@ -73,14 +78,35 @@ const NO_QUERY = new URLSearchParams();
 type Undelayed = Omit<EngineResponse, 'delayMs'> & { delayMs: number | null };
 
 /**
- * `stored`: in stateful mode, the resources as they are now (the caller applies `stateChange`).
- * `routed`: stage 1's result when the caller already routed the request (`routeRequest`).
+ * `store`: in stateful mode, a store in this process that answers at once (the caller applies
+ * `stateChange`). `routed`: stage 1's result when the caller already routed the request (`routeRequest`).
  */
-export function handleRequest(state: EngineState, request: PlainRequest, stored?: StoredState, routed = routeRequest(state, request)): EngineResponse {
+export function handleRequest(state: EngineState, request: PlainRequest, store?: StateReader, routed = routeRequest(state, request)): EngineResponse {
   // 1b. A form POST to a GET documented with a form request is answered as that GET.
-  const response = answer(state, isRefusal(routed) ? request : formPostAsGet(routed.operation, request), stored, routed);
-  // 9. Delay: what the request (X-Mock-Delay, Prefer) or its scenario scripted; else --delay, which
-  //    simulates the network for every answer: a refusal (never scripted) waits as long as a served one.
+  const response = answer(state, isRefusal(routed) ? request : formPostAsGet(routed.operation, request), store ?? null, routed);
+  return delayed(state, isAsked(response) ? answerAtOnce(response, store!) : response);
+}
+
+/**
+ * Stateful mode with a store in another process (the cluster primary, Redis): the answer, or the
+ * question the request asks the store (stage 4b) and how it goes on once the store has answered.
+ */
+export function askingRequest(state: EngineState, request: PlainRequest, routed: Routed | Refusal): EngineResponse | StateAsked {
+  const response = answer(state, isRefusal(routed) ? request : formPostAsGet(routed.operation, request), ASKING, routed);
+  return isAsked(response) ? thenAnswer(response, (made) => delayed(state, made)) : delayed(state, response);
+}
+
+/** A stateful request waiting for a store in another process (state-asked.ts). */
+export type StateAsked = Asked<EngineResponse>;
+
+/** Stands for a store that answers later: the pipeline stops at its question (askingRequest). */
+const ASKING = 'asking';
+
+/**
+ * 9. Delay: what the request (X-Mock-Delay, Prefer) or its scenario scripted; else --delay, which
+ *    simulates the network for every answer: a refusal (never scripted) waits as long as a served one.
+ */
+function delayed(state: EngineState, response: Undelayed): EngineResponse {
   if (response.delayMs === null || response.scenario === null) {
     const spread = state.defaultDelaySpread;
     response.delayMs = spread && state.sessions ? seededDelay(spread, state.script?.seed ?? 0, 'default', state.sessions.delayDraws++) : state.defaultDelayMs;
@@ -102,7 +128,7 @@ export function touchesState(state: EngineState, routed: Routed | Refusal): bool
   return !isRefusal(routed) && state.resources !== null && state.resources.actions.has(routed.operation.key);
 }
 
-function answer(state: EngineState, request: PlainRequest, stored: StoredState | undefined, routed: Routed | Refusal): Undelayed {
+function answer(state: EngineState, request: PlainRequest, store: StateReader | typeof ASKING | null, routed: Routed | Refusal): Undelayed | Asked<Undelayed> {
   // Where the answers follow Prism's conventions (--compat prism), read by the stages that differ.
   const { policy } = state.compiled;
   const refused = (refusal: Refusal, operation: CompiledOperation | null, example: string | null = null) => refusalResponse(refusal, operation, example, policy);
@@ -141,9 +167,41 @@ function answer(state: EngineState, request: PlainRequest, stored: StoredState |
   const scripted = play && state.script && (scenarios || sequence || state.script.chaos) && choosesNothing(selection, scenarios, sticky)
     ? scriptedChoice(operation, fixtures, sequence, play, { pathParams, query, headers: request.headers, body: body?.value }, state.script) : null;
   const matched = scripted?.scenario ?? null;
-  //    Stateful mode: the stored resources answer a request that asked for nothing else.
-  const action = stored && state.resources?.actions.get(operation.key);
-  const fromState = action && !matched && asksNothing(selection, scenarios, sticky) ? answerFromState(operation, action, stored, pathParams, query, read) : null;
+  //    Stateful mode: the stored resources answer a request that asked for nothing else. The store
+  //    is asked only now, for what this request needs: a refused request costs it nothing.
+  const action = store !== null ? state.resources?.actions.get(operation.key) : undefined;
+  const question = action && !matched && asksNothing(selection, scenarios, sticky) ? stateQuestion(operation, action, pathParams, query, read) : null;
+  const chosen: Chosen = { state, request, operation, pathParams, query, body, selection, session, scenarios, sticky, matched, scripted, action };
+  if (!action || question === null) return answerChosen(chosen, null);
+  const fromFacts = (asked: StateQuestion) => (facts: StateFacts): Undelayed | Asked<Undelayed> => {
+    const got = answerFromState(operation, action, asked, facts, pathParams, query, read);
+    return got !== null && 'ask' in got ? { question: got.ask, resume: fromFacts(got.ask) } : answerChosen(chosen, got);
+  };
+  return { question, resume: fromFacts(question) };
+}
+
+/** What stages 1-4 found, for the rest of the pipeline. */
+interface Chosen {
+  state: EngineState;
+  request: PlainRequest;
+  operation: CompiledOperation;
+  pathParams: Record<string, string>;
+  query: URLSearchParams;
+  body: ExactJson | null;
+  selection: Selection;
+  session: string;
+  scenarios: ReadonlyMap<string, Scenario> | undefined;
+  sticky: string | null;
+  matched: Scenario | null;
+  scripted: ReturnType<typeof scriptedChoice> | null | undefined;
+  action: ResourceAction | undefined;
+}
+
+/** Stages 4 (the rest) to 8, with the answer from the state when stateful mode gave one. */
+function answerChosen(chosen: Chosen, fromState: Choice | Refusal | null): Undelayed {
+  const { state, request, operation, pathParams, query, body, selection, session, scenarios, sticky, matched, scripted, action } = chosen;
+  const { policy } = state.compiled;
+  const refused = (refusal: Refusal, operation: CompiledOperation | null) => refusalResponse(refusal, operation, null, policy);
   if (isRefusal(fromState)) return refused(fromState, operation);
   //    A body equal to a named request example gets the response example of that name.
   const paired = !fromState && !matched && body !== null && operation.body?.examples.size ? pairedExample(operation, body.value) : null;

@@ -7,7 +7,7 @@ import type { Resource, Resources } from '../openapi/compile-resources.js';
 import { generateFitting } from '../openapi/generate-fitting.js';
 import { identityOf, isExactObject, stringifyExact } from '../common/exact-json.js';
 import { defaultExampleName } from './example-or-generated.js';
-import { newIdentity } from './answer-from-state.js';
+import { idNumber, newIdentityAmong } from './new-identity.js';
 import type { StoredState } from './engine-types.js';
 
 export function seedState(operations: readonly CompiledOperation[], resources: Resources, count: number): StoredState {
@@ -15,13 +15,15 @@ export function seedState(operations: readonly CompiledOperation[], resources: R
   const state = new Map<string, Map<string, string>>();
   for (const resource of resources.byName.values()) {
     const items = new Map<string, string>();
+    const largest = { number: 0 };
+    const keep = (item: unknown) => kept(resource, items, largest, item);
     const list = resource.operations.list === undefined ? undefined : byKey.get(resource.operations.list);
-    if (list) for (const item of exampleItems(list, resources.actions.get(list.key)?.listField ?? null)) keep(resource, items, item);
+    if (list) for (const item of exampleItems(list, resources.actions.get(list.key)?.listField ?? null)) keep(item);
     const read = byKey.get(resource.operations.read ?? resource.operations.create ?? '');
     for (let index = 0; read && index < count; index++) {
       const item = generatedItem(read, resource, index);
       // Its id is the resource's next one, as a create would give: generated ids may repeat.
-      if (item) keep(resource, items, { ...item, [resource.idField]: null });
+      if (item) keep({ ...item, [resource.idField]: null });
     }
     if (items.size > 0) state.set(resource.name, items);
   }
@@ -46,15 +48,16 @@ function generatedItem(read: CompiledOperation, resource: Resource, index: numbe
   return isExactObject(item) ? item : null;
 }
 
-/** Stores `item` under its id, or under a new one when it has none or its id is taken. */
-function keep(resource: Resource, items: Map<string, string>, item: unknown): void {
+/** Stores `item` under its id, or under a new one when it has none or its id is taken; `largest` follows the largest integer-like id. */
+function kept(resource: Resource, items: Map<string, string>, largest: { number: number }, item: unknown): void {
   if (!isExactObject(item)) return;
   const copy = { ...item };
   let id = identityOf(copy[resource.idField]);
   if (id === null || items.has(id)) {
-    const assigned = newIdentity(resource, items);
+    const assigned = newIdentityAmong(resource, items, largest.number);
     copy[resource.idField] = assigned;
     id = String(assigned);
   }
+  largest.number = Math.max(largest.number, idNumber(id) ?? 0);
   items.set(id, stringifyExact(copy, false));
 }

@@ -25,7 +25,8 @@ import { serverRefusals, stateRefusals } from '../engine/refusals.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { Recorder } from '../stub/recorder.js';
 import { ServedState } from '../stub/served-state.js';
-import { LocalStateStore } from '../stub/state-store.js';
+import { LocalStateStore } from '../stub/local-state-store.js';
+import { placedState } from '../engine/state-question.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { ResolvedFetchOptions } from './fetch-options.js';
 
@@ -70,7 +71,7 @@ export class InMemoryStub {
     // Capped as the server's store is: a page's memory is no less finite than a server's.
     const store = resources ? new LocalStateStore(() => {}, options.maxStateBytes) : null;
     // Stateful mode starts with the list examples' items and `seedItems` generated ones, as the server's does.
-    store?.seed(seedState(compiled.operations, resources!, options.seedItems));
+    store?.seed(placedState(resources!, seedState(compiled.operations, resources!, options.seedItems)));
     return new InMemoryStub(options, state, store);
   }
 
@@ -84,7 +85,7 @@ export class InMemoryStub {
     try {
       const state = this.version.current;
       if (this.store === null) return handleRequest(state, request);
-      const response = handleRequest(state, request, this.store.read());
+      const response = handleRequest(state, request, this.store);
       if (!response.stateChange) return response;
       // The store's verdict decides the answer, as on the server: a change not stored is never answered as stored.
       const applied = this.store.apply(response.stateChange);

@@ -3,9 +3,10 @@
 // journal or coverage, or for an admin change on every worker, by asking each worker in turn.
 // Each worker keeps recording its own requests: the hot path sends nothing over IPC.
 import { readFileSync } from 'node:fs';
-import type { StateChange } from '../engine/engine-types.js';
+import type { StateChange, StateQuestion } from '../engine/engine-types.js';
 import { ClusterLink, ToPrimary, ToWorker, type Op, type Send } from './cluster-link.js';
-import { fromEntries, LocalStateStore, toEntries, type StateEntries } from './state-store.js';
+import { fromEntries, type StateEntries } from './state-store.js';
+import { LocalStateStore } from './local-state-store.js';
 import { StateFileWriter } from './state-file.js';
 import { addCounts, type CoverageCounts } from '../record/coverage.js';
 import { addDrift, type DriftReport } from '../record/drift.js';
@@ -30,7 +31,7 @@ export class ClusterHub {
 
   constructor(private readonly options: HubOptions) {
     this.store = new LocalStateStore(() => this.file?.changed(), options.maxStateBytes);
-    this.file = options.stateFile === undefined ? null : new StateFileWriter(options.stateFile, () => this.store.read(), options.warn);
+    this.file = options.stateFile === undefined ? null : new StateFileWriter(options.stateFile, () => this.store.dump(), options.warn);
     this.unchecked = options.stateFile === undefined ? null : readIfThere(options.stateFile);
   }
 
@@ -78,16 +79,21 @@ export class ClusterHub {
     switch (op) {
       case ToPrimary.stateInit:
         return this.unchecked;
-      case ToPrimary.stateRead:
-        return toEntries(this.store.read());
+      case ToPrimary.stateAnswer:
+        // A new counted id is handed out once: two workers creating at once never draw the same.
+        return this.store.answer(arg as StateQuestion, true);
       case ToPrimary.stateApply:
         return this.store.apply(arg as StateChange);
+      case ToPrimary.stateDump:
+        return [...this.store.dump()].map(([name, items]) => [name, [...items]]);
+      case ToPrimary.stateSizes:
+        return this.store.sizes();
       case ToPrimary.stateReplace: {
-        const { entries, initial } = arg as { entries: StateEntries; initial?: boolean };
+        const { entries, initial, only } = arg as { entries: StateEntries; initial?: boolean; only?: string[] };
         // Every starting worker checks the file; the first to store it wins, later ones change nothing.
         if (initial && this.unchecked === null) return false;
         if (initial) this.unchecked = null;
-        this.store.replace(fromEntries(entries));
+        this.store.replace(fromEntries(entries), only);
         return true;
       }
       case ToPrimary.stateSeed:

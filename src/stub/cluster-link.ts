@@ -7,8 +7,12 @@
 export const ToPrimary = {
   /** The --state-file text the primary read, until a worker has checked it against the document. */
   stateInit: 'state.init',
-  stateRead: 'state.read',
+  /** The parts of the state one request needs (a StateQuestion). */
+  stateAnswer: 'state.answer',
   stateApply: 'state.apply',
+  /** Every item (GET /__admin/state), and each resource's size (the metrics). */
+  stateDump: 'state.dump',
+  stateSizes: 'state.sizes',
   stateReplace: 'state.replace',
   stateSeed: 'state.seed',
   /** The whole server's journal: the primary asks every worker for its part. */

@@ -7,7 +7,7 @@ import type { DriftReport } from '../record/drift.js';
 import { ToPrimary, type ClusterLink } from './cluster-link.js';
 import { LinkedStateStore } from './linked-state-store.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
-import type { StoredState } from '../engine/engine-types.js';
+import type { PlacedState } from '../engine/engine-types.js';
 import { toEntries } from './state-store.js';
 
 export class ClusterWhole implements WholeServer {
@@ -43,7 +43,7 @@ export class ClusterWhole implements WholeServer {
   }
 
   /** Stores the checked state file at the primary (the first worker to do so wins). */
-  async adoptStateFile(state: StoredState): Promise<void> {
+  async adoptStateFile(state: PlacedState): Promise<void> {
     await this.link.ask(ToPrimary.stateReplace, { entries: toEntries(state), initial: true });
   }
 

@@ -1,26 +1,36 @@
 // --workers N with stateful mode: a worker's store is the cluster primary's, asked over IPC, so
-// every worker reads and changes one set of resources.
-import type { StateChange, StoredState } from '../engine/engine-types.js';
+// every worker reads and changes one set of resources. A request sends its question (one item, one
+// page, a count, a new id) and gets only that back: what crosses IPC does not grow with the store.
+import type { PlacedState, StateChange, StateFacts, StateQuestion, StoredState } from '../engine/engine-types.js';
 import { ToPrimary, type ClusterLink } from './cluster-link.js';
-import { fromEntries, toEntries, type Applied, type StateEntries, type StateStore } from './state-store.js';
+import { toEntries, type Applied, type ResourceSize, type StateStore } from './state-store.js';
 
 export class LinkedStateStore implements StateStore {
   constructor(private readonly link: ClusterLink) {}
 
-  async read(): Promise<StoredState> {
-    return fromEntries((await this.link.ask(ToPrimary.stateRead)) as StateEntries);
+  async answer(question: StateQuestion): Promise<StateFacts> {
+    return (await this.link.ask(ToPrimary.stateAnswer, question)) as StateFacts;
   }
 
   async apply(change: StateChange): Promise<Applied> {
     return (await this.link.ask(ToPrimary.stateApply, change)) as Applied;
   }
 
-  async replace(state: StoredState): Promise<void> {
-    await this.link.ask(ToPrimary.stateReplace, { entries: toEntries(state) });
+  async replace(state: PlacedState, only?: readonly string[]): Promise<void> {
+    await this.link.ask(ToPrimary.stateReplace, { entries: toEntries(state), only });
   }
 
   /** The primary takes the first worker's seed, when it holds no state (its --state-file's wins). */
-  async seed(state: StoredState): Promise<void> {
+  async seed(state: PlacedState): Promise<void> {
     await this.link.ask(ToPrimary.stateSeed, toEntries(state));
+  }
+
+  async dump(): Promise<StoredState> {
+    const entries = (await this.link.ask(ToPrimary.stateDump)) as Array<[string, Array<[string, string]>]>;
+    return new Map(entries.map(([name, items]) => [name, new Map(items)]));
+  }
+
+  async sizes(): Promise<ResourceSize[]> {
+    return (await this.link.ask(ToPrimary.stateSizes)) as ResourceSize[];
   }
 }

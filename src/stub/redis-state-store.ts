@@ -3,8 +3,9 @@
 // under the stub's keys, so an order entry without its item, or an item that is not a JSON object,
 // is left out of what the stub serves and reported once, never passed on as broken JSON.
 import type { Redis } from 'ioredis';
-import type { StateChange, StoredState } from '../engine/engine-types.js';
-import { toEntries, type Applied, type StateStore } from './state-store.js';
+import type { PlacedState, StateChange, StateFacts, StateQuestion, StoredPage, StoredState } from '../engine/engine-types.js';
+import { toEntries, type Applied, type ResourceSize, type StateStore } from './state-store.js';
+import { APPLY_CHANGE, CREATE_FACTS, DUMP_STATE, PAGE, REPLACE_STATE, SEED_STATE, SIZES } from './redis-scripts.js';
 
 /** Every key this stub writes starts with this; pick the DB in the URL to keep two stubs apart. */
 export const PREFIX = 'plant-store-stub:';
@@ -13,67 +14,6 @@ export const PREFIX = 'plant-store-stub:';
  * VM) keeps its connection open and answers nothing: without a limit a request would wait forever.
  */
 export const COMMAND_TIMEOUT_MS = 2_000;
-
-// Each script runs atomically in Redis: a read sees one moment, a create of a taken id changes nothing.
-const READ_STATE = `
-local out = {}
-for _, name in ipairs(redis.call('SMEMBERS', KEYS[1] .. 'resources')) do
-  out[#out + 1] = {name, redis.call('ZRANGE', KEYS[1] .. 'order:' .. name, 0, -1), redis.call('HGETALL', KEYS[1] .. 'items:' .. name)}
-end
-return out`;
-// The bytes of the items' JSON are counted in the bytes key (# is a Lua string's length in bytes),
-// and a change that would take them past ARGV[5] is refused (2).
-const APPLY_CHANGE = `
-local items, order = KEYS[1] .. 'items:' .. ARGV[2], KEYS[1] .. 'order:' .. ARGV[2]
-local exists = redis.call('HEXISTS', items, ARGV[3]) == 1
-if (ARGV[1] == 'create') == exists then return 0 end
-local delta = (ARGV[1] == 'delete' and 0 or #ARGV[4]) - redis.call('HSTRLEN', items, ARGV[3])
-if delta > 0 and tonumber(redis.call('GET', KEYS[1] .. 'bytes') or '0') + delta > tonumber(ARGV[5]) then return 2 end
-redis.call('INCRBY', KEYS[1] .. 'bytes', delta)
-if ARGV[1] == 'delete' then
-  redis.call('HDEL', items, ARGV[3])
-  redis.call('ZREM', order, ARGV[3])
-  return 1
-end
-redis.call('HSET', items, ARGV[3], ARGV[4])
-if ARGV[1] == 'create' then
-  redis.call('SADD', KEYS[1] .. 'resources', ARGV[2])
-  redis.call('ZADD', order, redis.call('INCR', KEYS[1] .. 'seq'), ARGV[3])
-end
-return 1`;
-const REPLACE_STATE = `
-for _, name in ipairs(redis.call('SMEMBERS', KEYS[1] .. 'resources')) do
-  redis.call('DEL', KEYS[1] .. 'items:' .. name, KEYS[1] .. 'order:' .. name)
-end
-redis.call('DEL', KEYS[1] .. 'resources')
-local bytes = 0
-for _, entry in ipairs(cjson.decode(ARGV[1])) do
-  redis.call('SADD', KEYS[1] .. 'resources', entry[1])
-  for _, pair in ipairs(entry[2]) do
-    bytes = bytes + #pair[2]
-    redis.call('HSET', KEYS[1] .. 'items:' .. entry[1], pair[1], pair[2])
-    redis.call('ZADD', KEYS[1] .. 'order:' .. entry[1], redis.call('INCR', KEYS[1] .. 'seq'), pair[1])
-  end
-end
-redis.call('SET', KEYS[1] .. 'bytes', bytes)
-return 1`;
-
-// The first data (list examples, --seed-items), offered by every instance that starts: a resource
-// is seeded once for the store's life (the seeded set remembers it, so items a client deleted do
-// not come back when another instance starts) and only when it holds no items (state there wins).
-const SEED_STATE = `
-for _, entry in ipairs(cjson.decode(ARGV[1])) do
-  local items, order = KEYS[1] .. 'items:' .. entry[1], KEYS[1] .. 'order:' .. entry[1]
-  if redis.call('SADD', KEYS[1] .. 'seeded', entry[1]) == 1 and redis.call('EXISTS', items) == 0 then
-    redis.call('SADD', KEYS[1] .. 'resources', entry[1])
-    for _, pair in ipairs(entry[2]) do
-      redis.call('INCRBY', KEYS[1] .. 'bytes', #pair[2])
-      redis.call('HSET', items, pair[1], pair[2])
-      redis.call('ZADD', order, redis.call('INCR', KEYS[1] .. 'seq'), pair[1])
-    end
-  end
-end
-return 1`;
 
 /** What a Redis failure means for a client, in plain words: never the client library's own message. */
 export class StoreUnavailable extends Error {}
@@ -86,44 +26,109 @@ export function plainReason(error: unknown): string {
   return 'the connection to Redis is down';
 }
 
+/** The scripts, defined once on the connection: ioredis sends each by its SHA (EVALSHA), loading it when Redis does not know it yet. */
+interface Scripts {
+  stubPage(prefix: string, resource: string, scope: string, mode: string, at: string, limit: number): Promise<[number, number, string[], Array<string | null>]>;
+  stubCreateFacts(prefix: string, resource: string, newNumber: string, ...ids: string[]): Promise<[number, number, string[]]>;
+  stubApply(prefix: string, action: string, resource: string, id: string, item: string, maxBytes: number, scope: string): Promise<number>;
+  stubReplace(prefix: string, entries: string, only: string): Promise<unknown>;
+  stubSeed(prefix: string, entries: string): Promise<unknown>;
+  stubDump(prefix: string): Promise<unknown>;
+  stubSizes(prefix: string): Promise<unknown>;
+}
+
+const SCRIPTS = { stubPage: PAGE, stubCreateFacts: CREATE_FACTS, stubApply: APPLY_CHANGE, stubReplace: REPLACE_STATE, stubSeed: SEED_STATE, stubDump: DUMP_STATE, stubSizes: SIZES };
+
 export class RedisStateStore implements StateStore {
   /** Broken entries already reported, so a request loop does not repeat the same line. */
   private readonly reported = new Set<string>();
+  private readonly scripts: Scripts;
 
   /** `maxBytes`: the most bytes of items' JSON kept (--max-state), counted in Redis across instances. */
-  constructor(private readonly redis: Redis, private readonly warn: (line: string) => void, private readonly maxBytes: number) {}
+  constructor(private readonly redis: Redis, private readonly warn: (line: string) => void, private readonly maxBytes: number) {
+    for (const [name, lua] of Object.entries(SCRIPTS)) redis.defineCommand(name, { numberOfKeys: 1, lua });
+    this.scripts = redis as unknown as Scripts;
+  }
 
-  async read(): Promise<StoredState> {
-    const rows = await this.run(() => this.redis.eval(READ_STATE, 1, PREFIX));
+  /**
+   * A read by id is one HGET; a page one script (ZRANGE, then HMGET of those ids); a create's
+   * count, taken ids and new counted id one script. Items are parsed only when answered.
+   */
+  async answer(question: StateQuestion): Promise<StateFacts> {
+    const { resource } = question;
+    const facts: StateFacts = {};
+    if (question.page) facts.page = await this.page(resource, question.page);
+    if (question.count || question.taken || question.newNumber) {
+      const [count, number, taken] = await this.run(() => this.scripts.stubCreateFacts(PREFIX, resource, question.newNumber ? '1' : '0', ...(question.taken ?? [])));
+      facts.count = Number(count);
+      if (question.taken) facts.taken = taken.map(String);
+      if (question.newNumber) facts.newNumber = Number(number);
+    }
+    if (question.item !== undefined) facts.item = this.checked(resource, question.item, await this.run(() => this.redis.hget(`${PREFIX}items:${resource}`, question.item!)), false);
+    return facts;
+  }
+
+  async apply({ action, resource, id, item, scope = '' }: StateChange): Promise<Applied> {
+    const done = await this.run(() => this.scripts.stubApply(PREFIX, action, resource, id, item ?? '', this.maxBytes, scope));
+    return done === 1 ? 'applied' : done === 2 ? 'full' : 'conflict';
+  }
+
+  async replace(state: PlacedState, only?: readonly string[]): Promise<void> {
+    await this.run(() => this.scripts.stubReplace(PREFIX, JSON.stringify(toEntries(state)), only ? JSON.stringify(only) : ''));
+  }
+
+  async seed(state: PlacedState): Promise<void> {
+    await this.run(() => this.scripts.stubSeed(PREFIX, JSON.stringify(toEntries(state))));
+  }
+
+  async dump(): Promise<StoredState> {
+    const rows = await this.run(() => this.scripts.stubDump(PREFIX));
     const state = new Map<string, Map<string, string>>();
     if (!Array.isArray(rows)) return state;
     for (const row of rows) {
-      const [name, order, flat] = row as [unknown, unknown, unknown];
-      if (typeof name !== 'string' || !Array.isArray(order) || !Array.isArray(flat)) continue;
+      const [name, ordered, flat] = row as [unknown, unknown, unknown];
+      if (typeof name !== 'string' || !Array.isArray(ordered) || !Array.isArray(flat)) continue;
       const texts = new Map<string, string>();
       for (let i = 0; i + 1 < flat.length; i += 2) texts.set(String(flat[i]), String(flat[i + 1]));
+      const ids: Array<[string, number]> = [];
+      for (let i = 0; i + 1 < ordered.length; i += 2) ids.push([String(ordered[i]), Number(ordered[i + 1])]);
       const items = new Map<string, string>();
-      for (const id of order as unknown[]) {
-        const text = texts.get(String(id));
-        if (text !== undefined && isJsonObject(text)) items.set(String(id), text);
-        else this.report(name, String(id), text === undefined ? 'is listed but has no item' : 'is not a JSON object');
+      for (const [id] of ids.sort((a, b) => a[1] - b[1])) {
+        const text = this.checked(name, id, texts.get(id) ?? null);
+        if (text !== null) items.set(id, text);
       }
       state.set(name, items);
     }
     return state;
   }
 
-  async apply({ action, resource, id, item }: StateChange): Promise<Applied> {
-    const done = await this.run(() => this.redis.eval(APPLY_CHANGE, 1, PREFIX, action, resource, id, item ?? '', this.maxBytes));
-    return done === 1 ? 'applied' : done === 2 ? 'full' : 'conflict';
+  async sizes(): Promise<ResourceSize[]> {
+    const rows = await this.run(() => this.scripts.stubSizes(PREFIX));
+    return Array.isArray(rows) ? rows.map(([resource, items, bytes]: [string, number, number]) => ({ resource: String(resource), items: Number(items), bytes: Number(bytes) })) : [];
   }
 
-  async replace(state: StoredState): Promise<void> {
-    await this.run(() => this.redis.eval(REPLACE_STATE, 1, PREFIX, JSON.stringify(toEntries(state))));
+  /** A page of one scope's items in their order; an id listed without a usable item is left out (and reported). */
+  private async page(resource: string, { scope, start, limit }: NonNullable<StateQuestion['page']>): Promise<StoredPage> {
+    const [mode, at] = 'after' in start ? ['after', start.after] : ['offset', String(start.offset)];
+    const [total, from, ids, texts] = await this.run(() => this.scripts.stubPage(PREFIX, resource, scope, mode, at, limit ?? -1));
+    const page: StoredPage = { total: Number(total), start: Number(from), ids: [], items: [] };
+    ids.forEach((id, i) => {
+      const text = this.checked(resource, String(id), texts[i] ?? null);
+      if (text === null) return;
+      page.ids.push(String(id));
+      page.items.push(text);
+    });
+    return page;
   }
 
-  async seed(state: StoredState): Promise<void> {
-    await this.run(() => this.redis.eval(SEED_STATE, 1, PREFIX, JSON.stringify(toEntries(state))));
+  /**
+   * The item's text when it is one JSON object; else null, reported once (another program wrote
+   * it). `listed`: the order names the id, so an item that is not there is worth a line too.
+   */
+  private checked(resource: string, id: string, text: string | null, listed = true): string | null {
+    if (text !== null && isJsonObject(text)) return text;
+    if (text !== null || listed) this.report(resource, id, text === null ? 'is listed but has no item' : 'is not a JSON object');
+    return null;
   }
 
   /** Runs a command; a failure becomes a StoreUnavailable saying in plain words what went wrong. */

@@ -1,17 +1,21 @@
-// Stateful mode's access to the stored resources: the pipeline reads them, and the change its
-// answer makes is applied before the answer leaves, so the client's next request sees it; a change
-// another process made first is answered again from the new state, and a change that could not be
-// stored is never answered as stored. Also what the admin API does to the state.
+// Stateful mode's access to the stored resources: the pipeline asks the store what a request needs
+// (at once in this process, or over IPC or Redis), and the change its answer makes is applied
+// before the answer leaves, so the client's next request sees it; a change another process made
+// first is answered again from the store as it is then, and a change that could not be stored is
+// never answered as stored. Also what the admin API does to the state.
 import { Mutex } from 'async-mutex';
 import type { ResolvedOptions } from '../config/options.js';
-import { handleRequest, routeRequest, touchesState, type EngineState } from '../engine/pipeline.js';
+import { askingRequest, handleRequest, routeRequest, touchesState, type EngineState, type StateAsked } from '../engine/pipeline.js';
+import { isAsked } from '../engine/state-asked.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals, stateRefusals } from '../engine/refusals.js';
-import type { Refusal, StoredState } from '../engine/engine-types.js';
+import type { PlacedState, Refusal } from '../engine/engine-types.js';
 import type { Routed } from '../engine/route.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
-import { LocalStateStore, stateBytes, type Applied, type StateStore } from './state-store.js';
+import { stateBytes, type ResourceSize, type StateStore } from './state-store.js';
+import { LocalStateStore } from './local-state-store.js';
+import { placedState, scopeOfItem } from '../engine/state-question.js';
 import { checkStateFile, readStateFile, StateFileWriter } from './state-file.js';
 import { checkItem, exactTree, stateFromJson, stateToJson } from './state-document.js';
 import { escapePointerToken } from '../common/json-pointer.js';
@@ -60,11 +64,11 @@ export class StateAccess {
     const resources = version.current.resources!;
     if (whole instanceof ClusterWhole) {
       const text = await whole.stateFileText();
-      if (text !== null) await whole.adoptStateFile(checkStateFile(options.stateFile!, text, resources));
+      if (text !== null) await whole.adoptStateFile(placedState(resources, checkStateFile(options.stateFile!, text, resources)));
     }
     // The first data (the list examples, --seed-items): each store takes it only where it holds no
     // state, once (a shared store: the first process to start seeds it).
-    const seed = seedState(version.current.compiled.operations, resources, options.seedItems);
+    const seed = placedState(resources, seedState(version.current.compiled.operations, resources, options.seedItems));
     if (whole) {
       await whole.store.seed(seed);
       return new StateAccess(version, whole.store, null, options.maxStateBytes, options.seedItems);
@@ -72,17 +76,17 @@ export class StateAccess {
     let stateFile: StateFileWriter | null = null;
     const store = new LocalStateStore(() => stateFile?.changed(), options.maxStateBytes);
     const loaded = options.stateFile === undefined ? null : readStateFile(options.stateFile, resources);
-    if (loaded !== null) store.replace(loaded);
+    if (loaded !== null) store.replace(placedState(resources, loaded));
     store.seed(seed);
-    if (options.stateFile !== undefined) stateFile = new StateFileWriter(options.stateFile, () => store.read(), warn);
+    if (options.stateFile !== undefined) stateFile = new StateFileWriter(options.stateFile, () => store.dump(), warn);
     return new StateAccess(version, store, stateFile, options.maxStateBytes, options.seedItems);
   }
 
   /**
-   * Runs the pipeline, with the stored resources for the requests that touch them. Only those
-   * read the store, so an outage of a shared store (Redis) leaves every other operation
-   * answering; the request is routed once, here, and the pipeline takes the route it found.
-   * One version answers the whole request, retries included, even when a reload lands meanwhile.
+   * Runs the pipeline; the requests of a resource's operations ask the store for what they need
+   * once authenticated and valid, so an outage of a shared store (Redis) leaves every other
+   * operation answering; the request is routed once, here, and the pipeline takes the route it
+   * found. One version answers the whole request, retries included, even when a reload lands meanwhile.
    */
   handle(request: PlainRequest): EngineResponse | Promise<EngineResponse> {
     const version = this.version.current;
@@ -90,9 +94,31 @@ export class StateAccess {
     if (!touchesState(version, routed)) return handleRequest(version, request, undefined, routed);
     const session = sessionOf(request.headers['x-mock-session']);
     const store = session === DEFAULT_SESSION ? this.store : this.sessionStore(session, version);
-    const stored = store.read();
-    if (!(stored instanceof Promise)) return this.handleWith(store, version, request, routed, stored);
-    return stored.then((state) => this.handleWith(store, version, request, routed, state)).catch((error: unknown) => storeUnavailable(error));
+    if (store instanceof LocalStateStore) return this.handleHere(store, version, request, routed);
+    const asked = askingRequest(version, request, routed);
+    if (!isAsked(asked)) return asked;
+    return this.handleAsked(store, asked).catch((error: unknown) => storeUnavailable(error));
+  }
+
+  /** A store in this process answers at once and nothing changes it meanwhile: its change is applied as read. */
+  private handleHere(store: LocalStateStore, version: EngineState, request: PlainRequest, routed: Routed | Refusal): EngineResponse {
+    const response = handleRequest(version, request, store, routed);
+    if (!response.stateChange) return response;
+    const applied = store.apply(response.stateChange);
+    return applied === 'applied' ? response : applied === 'full' ? this.full(store) : refusalResponse(serverRefusals.storeBusy(1), null);
+  }
+
+  /**
+   * A store another process shares: another process may have changed the same item since this one
+   * asked (two instances creating one id), so the store refuses the change and the request is
+   * answered again from the store as it is then.
+   */
+  private async handleAsked(store: StateStore, asked: StateAsked): Promise<EngineResponse> {
+    const response = await answered(store, asked);
+    if (!response.stateChange) return response;
+    const applied = await store.apply(response.stateChange);
+    if (applied === 'applied') return response;
+    return applied === 'full' ? this.full(store) : this.retry(store, asked);
   }
 
   /** A session's own store, seeded as the shared one was when it is first used. */
@@ -102,19 +128,19 @@ export class StateAccess {
       this.sessionStores.delete(session);
     } else {
       store = new LocalStateStore(() => {}, Math.min(this.maxBytes, MAX_SESSION_STORE_BYTES));
-      store.seed(copied(this.seedOf(version)));
+      store.seed(this.seedOf(version));
       if (this.sessionStores.size >= MAX_SESSION_STORES) this.sessionStores.delete(this.sessionStores.keys().next().value!);
     }
     this.sessionStores.set(session, store);
     return store;
   }
 
-  /** The first data of a version, made once: a new session's store is a copy of it, not made again. */
-  private readonly seeds = new WeakMap<EngineState, StoredState>();
+  /** The first data of a version, made once: a new session's store takes its items from it, not made again. */
+  private readonly seeds = new WeakMap<EngineState, PlacedState>();
 
-  private seedOf(version: EngineState): StoredState {
+  private seedOf(version: EngineState): PlacedState {
     let seed = this.seeds.get(version);
-    if (!seed) this.seeds.set(version, (seed = seedState(version.compiled.operations, version.resources!, this.seedItems)));
+    if (!seed) this.seeds.set(version, (seed = placedState(version.resources!, seedState(version.compiled.operations, version.resources!, this.seedItems))));
     return seed;
   }
 
@@ -124,30 +150,14 @@ export class StateAccess {
     else this.sessionStores.delete(session);
   }
 
-  private handleWith(store: StateStore, version: EngineState, request: PlainRequest, routed: Routed | Refusal, stored: StoredState): EngineResponse | Promise<EngineResponse> {
-    const response = handleRequest(version, request, stored, routed);
-    if (!response.stateChange) return response;
-    // Another process may have changed the same item since this one read the state (two workers
-    // creating one id): the store refuses the change, and the request is answered again.
-    const applied = store.apply(response.stateChange);
-    if (!(applied instanceof Promise)) return this.answerFor(store, applied, response, version, request, routed);
-    return applied.then((done) => this.answerFor(store, done, response, version, request, routed));
-  }
-
-  /** The answer once the store has taken (or refused) its change. */
-  private answerFor(store: StateStore, applied: Applied, response: EngineResponse, version: EngineState, request: PlainRequest, routed: Routed | Refusal): EngineResponse | Promise<EngineResponse> {
-    if (applied === 'applied') return response;
-    return applied === 'full' ? this.full(store) : this.retry(store, version, request, routed);
-  }
-
   /**
    * Answers the request again from the state as it is now, until its change is stored; after
    * RETRIES a 503 says nothing was stored (the answer built from a stale state is never sent).
    */
-  private retry(store: StateStore, version: EngineState, request: PlainRequest, routed: Routed | Refusal): Promise<EngineResponse> {
+  private retry(store: StateStore, asked: StateAsked): Promise<EngineResponse> {
     return this.retries.runExclusive(async () => {
       for (let tries = 0; tries < RETRIES; tries++) {
-        const response = handleRequest(version, request, await store.read(), routed);
+        const response = await answered(store, asked);
         const applied = response.stateChange ? await store.apply(response.stateChange) : 'applied';
         if (applied === 'full') return this.full(store);
         if (applied === 'applied') return response;
@@ -163,37 +173,46 @@ export class StateAccess {
 
   /** The stored resources as JSON (GET /__admin/state). */
   async json(): Promise<string> {
-    return stateToJson(await this.store.read());
+    return stateToJson(await this.store.dump());
   }
 
   /** Replaces the stored resources with a state document; its violations when it is not one. */
   async replace(text: string): Promise<string[]> {
-    const state = stateFromJson(text, this.version.current.resources!);
+    const resources = this.version.current.resources!;
+    const state = stateFromJson(text, resources);
     if (Array.isArray(state)) return state;
-    const bytes = stateBytes(state);
+    const placed = placedState(resources, state);
+    const bytes = stateBytes(placed);
     if (bytes > this.maxBytes) return [`/: the items take ${bytes} bytes, more than the ${this.maxBytes} the store keeps (--max-state)`];
-    await this.store.replace(state);
+    await this.store.replace(placed);
     return [];
   }
 
   /** Each resource with its items and their bytes (the stored JSON text), for the metrics. */
-  async sizes(): Promise<Array<{ resource: string; items: number; bytes: number }>> {
-    return [...(await this.store.read())].map(([resource, items]) => {
-      let bytes = 0;
-      for (const text of items.values()) bytes += Buffer.byteLength(text);
-      return { resource, items: items.size, bytes };
-    });
+  async sizes(): Promise<ResourceSize[]> {
+    return this.store.sizes();
   }
 
   async clear(): Promise<void> {
     await this.store.replace(new Map());
   }
 
-  /** A page of one resource's items, newest first, with their count and the store's bytes against its cap. */
+  /**
+   * A page of one resource's items, newest first, with their count and the store's bytes against
+   * its cap. A nested resource's items are listed under each parent apart, so its page is cut
+   * from the whole resource.
+   */
   async page(resource: Resource, offset: number, limit: number): Promise<ItemsPage> {
-    const state = await this.store.read();
-    const texts = [...(state.get(resource.name)?.values() ?? [])].reverse();
-    return { items: texts.slice(offset, offset + limit), total: texts.length, bytes: stateBytes(state), maxBytes: this.maxBytes };
+    const bytes = (await this.store.sizes()).reduce((sum, size) => sum + size.bytes, 0);
+    if (resource.scope.length > 0) {
+      const texts = [...((await this.store.dump()).get(resource.name)?.values() ?? [])].reverse();
+      return { items: texts.slice(offset, offset + limit), total: texts.length, bytes, maxBytes: this.maxBytes };
+    }
+    const total = (await this.store.answer({ resource: resource.name, count: true })).count ?? 0;
+    const end = Math.max(0, total - offset);
+    const start = Math.max(0, end - limit);
+    const { page } = await this.store.answer({ resource: resource.name, page: { scope: '', start: { offset: start }, limit: end - start } });
+    return { items: [...(page?.items ?? [])].reverse(), total, bytes, maxBytes: this.maxBytes };
   }
 
   /**
@@ -208,8 +227,8 @@ export class StateAccess {
     if (checked.id !== id) return [`/${escapePointerToken(resource.idField)}: is ${checked.id}, but the path names the item ${id}`];
     // Another process may create or delete the same item between the read and the change: read again.
     for (let tries = 0; tries < RETRIES; tries++) {
-      const exists = (await this.store.read()).get(resource.name)?.has(id) ?? false;
-      const applied = await this.store.apply({ action: exists ? 'replace' : 'create', resource: resource.name, id, item: checked.text });
+      const exists = (await this.store.answer({ resource: resource.name, item: id })).item != null;
+      const applied = await this.store.apply({ action: exists ? 'replace' : 'create', resource: resource.name, id, item: checked.text, scope: scopeOfItem(resource, tree) });
       if (applied === 'applied') return [];
       if (applied === 'full') return [`/: ${stateRefusals.bytesFull(this.maxBytes).message}`];
     }
@@ -218,24 +237,20 @@ export class StateAccess {
 
   /** Deletes the item `id` of `resource`; false when it held none. */
   async deleteItem(resource: Resource, id: string): Promise<boolean> {
-    if (!(await this.store.read()).get(resource.name)?.has(id)) return false;
+    if ((await this.store.answer({ resource: resource.name, item: id })).item == null) return false;
     return (await this.store.apply({ action: 'delete', resource: resource.name, id, item: null })) === 'applied';
   }
 
   /** Puts one resource back to its first data (the list example's items and --seed-items), the others as they are. */
   async reset(resource: Resource): Promise<void> {
-    const version = this.version.current;
-    const seed = seedState(version.compiled.operations, version.resources!, this.seedItems);
-    const state = new Map(await this.store.read());
-    state.set(resource.name, seed.get(resource.name) ?? new Map());
-    await this.store.replace(state);
+    const seed = this.seedOf(this.version.current);
+    await this.store.replace(new Map([[resource.name, seed.get(resource.name) ?? new Map()]]), [resource.name]);
   }
 
   /** Puts every resource back to its first data (`stub.reset({ state: true })`). */
   async resetAll(): Promise<void> {
     this.forgetSessions();
-    const version = this.version.current;
-    await this.store.replace(seedState(version.compiled.operations, version.resources!, this.seedItems));
+    await this.store.replace(this.seedOf(this.version.current));
   }
 
   /** Writes a waiting --state-file change now (at shutdown). */
@@ -252,12 +267,23 @@ export interface ItemsPage {
   maxBytes: number;
 }
 
+/**
+ * The answer once the store has answered the request's questions (a drawn id may need a second);
+ * a store that keeps changing under it is answered as busy.
+ */
+async function answered(store: StateStore, asked: StateAsked): Promise<EngineResponse> {
+  let step: EngineResponse | StateAsked = asked;
+  for (let questions = 0; questions < MAX_QUESTIONS; questions++) {
+    if (!isAsked(step)) return step;
+    step = step.resume(await store.answer(step.question));
+  }
+  return isAsked(step) ? refusalResponse(serverRefusals.storeBusy(MAX_QUESTIONS), null) : step;
+}
+
+/** Questions one answer may ask: one, and a few more for a drawn id whose first draws are taken. */
+const MAX_QUESTIONS = 30;
+
 /** A shared store (Redis) that did not answer: the client may retry; the outage itself is logged once. */
 function storeUnavailable(error: unknown): EngineResponse {
   return refusalResponse(serverRefusals.storeUnavailable((error as Error).message ?? String(error)), null);
-}
-
-/** A state whose maps are its own: a store changes the maps it holds. */
-function copied(state: StoredState): StoredState {
-  return new Map([...state].map(([resource, items]) => [resource, new Map(items)]));
 }

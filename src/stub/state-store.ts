@@ -1,8 +1,9 @@
-// Where stateful mode's resources live. The engine reads the resources as they are and returns the
-// change its answer makes; a store hands out the first and applies the second. This one keeps them
-// in this process, so reading costs nothing and an applied change is seen by the next request.
-// Stores shared with other processes (the cluster primary, Redis) implement the same interface.
-import type { StateChange, StoredState } from '../engine/engine-types.js';
+// Where stateful mode's resources live. The engine asks for what one request needs (an item, a
+// page, a count, a new id: a StateQuestion) and returns the change its answer makes; a store
+// answers the first and applies the second, exactly, so neither grows with what the store holds.
+// Three stores implement it: one in this process (local-state-store.ts), the cluster primary's
+// over IPC (linked-state-store.ts) and Redis (redis-state-store.ts).
+import type { PlacedState, StateChange, StateFacts, StateQuestion, StoredItem, StoredState } from '../engine/engine-types.js';
 
 /**
  * What applying a change did: `applied`; `conflict` when another process got there first since
@@ -11,63 +12,32 @@ import type { StateChange, StoredState } from '../engine/engine-types.js';
  */
 export type Applied = 'applied' | 'conflict' | 'full';
 
+/** One resource's items and the bytes of their JSON (the metrics). */
+export interface ResourceSize {
+  resource: string;
+  items: number;
+  bytes: number;
+}
+
 export interface StateStore {
-  /** The resources now; a store in this process answers at once, so the request never waits. */
-  read(): StoredState | Promise<StoredState>;
+  /** The parts of the state a request asks for; a store in this process answers at once, so the request never waits. */
+  answer(question: StateQuestion): StateFacts | Promise<StateFacts>;
   /** Applies a change unless it conflicts or would overfill the store (see Applied). */
   apply(change: StateChange): Applied | Promise<Applied>;
-  /** Replaces every resource (PUT and DELETE /__admin/state, a state file at start). */
-  replace(state: StoredState): void | Promise<void>;
+  /**
+   * Replaces every resource (PUT and DELETE /__admin/state, a state file at start), or only the
+   * resources `only` names (one resource put back to its seed).
+   */
+  replace(state: PlacedState, only?: readonly string[]): void | Promise<void>;
   /**
    * Stateful mode's first data (the list examples, --seed-items), offered by every process that
    * starts: stored once for the store's life, and never over state it already holds (see each store).
    */
-  seed(state: StoredState): void | Promise<void>;
-}
-
-export class LocalStateStore implements StateStore {
-  private state = new Map<string, Map<string, string>>();
-  /** The UTF-8 bytes of every stored item's JSON text. */
-  private bytes = 0;
-  /** Whether a seed was offered already: only the first is taken. */
-  private seeded = false;
-
-  /**
-   * `changed` runs after every change (to schedule a --state-file write); `maxBytes` caps the
-   * bytes of the items' JSON (--max-state). A state put in whole (replace) is checked before.
-   */
-  constructor(private readonly changed: () => void = () => {}, private readonly maxBytes = Infinity) {}
-
-  read(): StoredState {
-    return this.state;
-  }
-
-  apply({ action, resource, id, item }: StateChange): Applied {
-    let items = this.state.get(resource);
-    if (!items) this.state.set(resource, (items = new Map()));
-    if (items.has(id) === (action === 'create')) return 'conflict';
-    const before = items.get(id);
-    const delta = (item === null ? 0 : byteLength(item)) - (before === undefined ? 0 : byteLength(before));
-    if (delta > 0 && this.bytes + delta > this.maxBytes) return 'full';
-    this.bytes += delta;
-    if (item === null) items.delete(id);
-    else items.set(id, item);
-    this.changed();
-    return 'applied';
-  }
-
-  replace(state: StoredState): void {
-    this.state = new Map([...state].map(([name, items]) => [name, new Map(items)]));
-    this.bytes = stateBytes(state);
-    this.changed();
-  }
-
-  /** The seed, when this store has taken none yet and holds no items at all (a --state-file that holds state wins whole). */
-  seed(state: StoredState): void {
-    if (this.seeded) return;
-    this.seeded = true;
-    if ([...this.state.values()].every((items) => items.size === 0)) this.replace(state);
-  }
+  seed(state: PlacedState): void | Promise<void>;
+  /** Every item, for what shows or writes the state whole (GET /__admin/state, --state-file); never a request's answer. */
+  dump(): StoredState | Promise<StoredState>;
+  /** Each resource's items and bytes (the metrics). */
+  sizes(): ResourceSize[] | Promise<ResourceSize[]>;
 }
 
 const UTF8 = new TextEncoder();
@@ -78,19 +48,19 @@ export function byteLength(text: string): number {
 }
 
 /** The UTF-8 bytes of every item's JSON text in the state. */
-export function stateBytes(state: StoredState): number {
+export function stateBytes(state: PlacedState): number {
   let total = 0;
-  for (const items of state.values()) for (const item of items.values()) total += byteLength(item);
+  for (const items of state.values()) for (const item of items.values()) total += byteLength(item.text);
   return total;
 }
 
-/** The state as plain arrays, for a message between processes: `[[resource, [[id, item], …]], …]`. */
-export type StateEntries = Array<[string, Array<[string, string]>]>;
+/** The state as plain arrays, for a message between processes or a script: `[[resource, [[id, text, scope], …]], …]`. */
+export type StateEntries = Array<[string, Array<[string, string, string]>]>;
 
-export function toEntries(state: StoredState): StateEntries {
-  return [...state].map(([name, items]) => [name, [...items]]);
+export function toEntries(state: PlacedState): StateEntries {
+  return [...state].map(([name, items]) => [name, [...items].map(([id, { text, scope }]): [string, string, string] => [id, text, scope])]);
 }
 
-export function fromEntries(entries: StateEntries): StoredState {
-  return new Map(entries.map(([name, items]) => [name, new Map(items)]));
+export function fromEntries(entries: StateEntries): PlacedState {
+  return new Map(entries.map(([name, items]) => [name, new Map(items.map(([id, text, scope]): [string, StoredItem] => [id, { text, scope }]))]));
 }

@@ -1,5 +1,5 @@
-// Stateful mode in the engine alone: plain requests and a stored state in, the answer and the
-// change to apply out; no sockets, no store. The engine never changes the state it is handed.
+// Stateful mode in the engine alone: plain requests and a store that answers its questions in, the
+// answer and the change to apply out; no sockets. The engine never changes the store it asks.
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../src/openapi/load-document.js';
@@ -7,7 +7,8 @@ import { compileSpec } from '../../src/openapi/compile-operations.js';
 import { compileResources } from '../../src/openapi/compile-resources.js';
 import { loadGeneratorLibraries } from '../../src/generate/generator-libraries.js';
 import { handleRequest, type EngineState } from '../../src/engine/pipeline.js';
-import type { StoredState } from '../../src/engine/engine-types.js';
+import { LocalStateStore } from '../../src/stub/local-state-store.js';
+import { placedState } from '../../src/engine/state-question.js';
 import type { PlainRequest } from '../../src/common/plain-http.js';
 
 const SPEC = join(import.meta.dirname, '..', 'specs', 'plant-store-full.yaml');
@@ -21,7 +22,11 @@ beforeAll(async () => {
   state = { compiled, scenarios: new Map(), sticky: null, defaultDelayMs: 0, resources: compileResources(spec, compiled.operations) };
 });
 
-const stored = (): StoredState => new Map([['/plants', new Map([['1', '{"id":1,"name":"Fern"}'], ['2', '{"id":2,"name":"Ivy"}']])]]);
+function stored(): LocalStateStore {
+  const store = new LocalStateStore();
+  store.replace(placedState(state.resources!, new Map([['/plants', new Map([['1', '{"id":1,"name":"Fern"}'], ['2', '{"id":2,"name":"Ivy"}']])]])));
+  return store;
+}
 
 function plain(method: string, path: string, body = '', rawQuery = ''): PlainRequest {
   return { method, path, rawQuery, headers: HEADERS, body: Buffer.from(body) };
@@ -58,7 +63,7 @@ describe('handleRequest with a stored state', () => {
     expect(response.scenario).toBe(scenario);
     expect(response.stateChange ?? null).toEqual(change);
     expect(response.selfCheck).toEqual([]);
-    expect(before).toEqual(stored());
+    expect(before.dump()).toEqual(stored().dump());
   });
 
   it('without a stored state (stateful mode off) answers as before', () => {
