@@ -231,7 +231,8 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   wholeNumber('journalLimit', resolved.journalLimit, 0, 1_000_000);
   wholeNumber('proxyTimeoutMs', resolved.proxyTimeoutMs, 1, 600_000);
   wholeNumber('drainMs', resolved.drainMs, 0, 600_000);
-  wholeNumber('seedItems', resolved.seedItems, 0, 1000);
+  // Up to the items a stateful store keeps per resource (engine/answer-from-state.ts); --max-state caps their bytes.
+  wholeNumber('seedItems', resolved.seedItems, 0, 100_000);
   if (resolved.seed !== undefined) wholeNumber('seed', resolved.seed, 0, 2 ** 31 - 1);
   if (resolved.tokens.some((token) => typeof token !== 'string' || token.trim() === '' || /\s/.test(token))) {
     throw new ConfigError('tokens', 'each token must be a non-empty string without spaces');

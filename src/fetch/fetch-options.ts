@@ -114,7 +114,8 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
     policy: compatPolicy(options),
   };
   if (resolved.seed !== undefined) wholeNumber('seed', resolved.seed, 0, 2 ** 31 - 1);
-  wholeNumber('seedItems', resolved.seedItems, 0, 1000);
+  // Up to the items a stateful store keeps per resource (engine/answer-from-state.ts); --max-state caps their bytes.
+  wholeNumber('seedItems', resolved.seedItems, 0, 100_000);
   if (resolved.seedItems > 0 && !resolved.stateful) throw new ConfigError('seedItems', 'fills stateful mode\'s store, and stateful mode is off (stateful: false); leave one of them out');
   wholeNumber('delayMs', resolved.delayMs, 0, 60_000);
   wholeNumber('streamIntervalMs', resolved.streamIntervalMs, 0, 60_000);

@@ -4,6 +4,7 @@
 // first is answered again from the store as it is then, and a change that could not be stored is
 // never answered as stored. Also what the admin API does to the state.
 import { Mutex } from 'async-mutex';
+import { ConfigError } from '../config/config-error.js';
 import type { ResolvedOptions } from '../config/options.js';
 import { askingRequest, handleRequest, routeRequest, touchesState, type EngineState, type StateAsked } from '../engine/pipeline.js';
 import { isAsked } from '../engine/state-asked.js';
@@ -69,6 +70,8 @@ export class StateAccess {
     // The first data (the list examples, --seed-items): each store takes it only where it holds no
     // state, once (a shared store: the first process to start seeds it).
     const seed = placedState(resources, seedState(version.current.compiled.operations, resources, options.seedItems));
+    const seedBytes = stateBytes(seed);
+    if (seedBytes > options.maxStateBytes) throw new ConfigError('seedItems', `the first data takes ${seedBytes} bytes, more than the ${options.maxStateBytes} the store keeps (--max-state); seed fewer items or raise --max-state`);
     if (whole) {
       await whole.store.seed(seed);
       return new StateAccess(version, whole.store, null, options.maxStateBytes, options.seedItems);
