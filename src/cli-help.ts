@@ -12,10 +12,14 @@ export const HELP = `Usage: plant-store-stub [options]
 Serves an OpenAPI 3.0/3.1/3.2 (or Swagger 2.0) document as a stub API.
 
 Options:
-  --spec FILE|URL       OpenAPI document to serve, a file or an http(s) URL (default ${DEFAULTS.spec})
+  --spec FILE|URL       OpenAPI document to serve, a file or an http(s) URL (default ${DEFAULTS.spec});
+                        repeatable: several documents on one port, each under its first
+                        server's path or one given as --spec /orders=orders.yaml
   --overlay FILE        an OpenAPI Overlay (1.0) applied to the document before it is read;
                         repeatable, applied in order, watched like the document
-  --fixtures DIR        folder of scenario fixtures (default ${DEFAULTS.fixtures})
+                        (/orders=FILE: only to the document mounted at /orders)
+  --fixtures DIR        folder of scenario fixtures (default ${DEFAULTS.fixtures}); with several
+                        documents, also one per document: --fixtures /orders=DIR
   --port N              port, 0 picks a free one (default ${DEFAULTS.port}, env PORT)
   --host H              address to bind (default ${DEFAULTS.host}, env HOST)
   --token T             accepted bearer token, repeatable (env STUB_TOKENS, comma-separated);

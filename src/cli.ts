@@ -30,9 +30,9 @@ const logSink = batchedSink((text) => process.stdout.write(text));
 
 /** Every flag the command line takes, as node:util's parseArgs reads them. */
 const OPTIONS = {
-  spec: { type: 'string' },
+  spec: { type: 'string', multiple: true },
   overlay: { type: 'string', multiple: true },
-  fixtures: { type: 'string' },
+  fixtures: { type: 'string', multiple: true },
   port: { type: 'string' },
   host: { type: 'string' },
   token: { type: 'string', multiple: true },
@@ -113,9 +113,10 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
   const tokens = values.token ?? (listed !== undefined ? listed.split(',').map((t) => t.trim()).filter(Boolean) : undefined);
   if (listed !== undefined && !values.token && tokens?.length === 0) exitWithError('STUB_TOKENS: holds no token; give comma-separated tokens or unset it');
   const options: StubOptions = {
-    spec: values.spec,
+    // One --spec is one document; several are served on one port (docs/several-documents.md).
+    spec: values.spec?.length === 1 ? values.spec[0] : values.spec,
     overlays: values.overlay,
-    fixtures: values.fixtures,
+    fixtures: values.fixtures?.length === 1 ? values.fixtures[0] : values.fixtures,
     port: values.port !== undefined ? integer('--port', values.port) : integer('PORT', env.PORT),
     host: values.host ?? env.HOST,
     tokens,
@@ -237,7 +238,7 @@ async function main(): Promise<void> {
   // 2,900 files: 5 s and more); a silent terminal looks hung, so say what it is doing. Progress,
   // not a problem: stdout, and not with --quiet (stderr stays for what stops the start).
   const slow = setTimeout(() => {
-    if (options.log) process.stdout.write(`reading and compiling ${options.spec ?? 'the document'}…\n`);
+    if (options.log) process.stdout.write(`reading and compiling ${[options.spec ?? 'the document'].flat().join(', ')}…\n`);
   }, SLOW_START_MS);
   const running = await startStub(options).finally(() => clearTimeout(slow));
   // Handlers first: a supervisor may signal as soon as it reads the "listening" line below.

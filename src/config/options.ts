@@ -11,19 +11,27 @@ import { isLoopbackName } from '../common/loopback.js';
 import { wholeNumber } from './whole-number.js';
 import { DEFAULTS } from './defaults.js';
 import { compatPolicy, type CompatMode, type CompatPolicy } from './compat-policy.js';
+import { mountedSources, type MountedSource } from './mounted-sources.js';
 
 export interface StubOptions {
-  /** OpenAPI document to serve. Default `./openapi.yaml`, else the bundled Plant Store document. */
-  spec?: string;
-  /** Folder of scenario fixtures; a missing folder means no scenarios. Default `./fixtures`. */
-  fixtures?: string;
+  /**
+   * OpenAPI document to serve. Default `./openapi.yaml`, else the bundled Plant Store document.
+   * Several documents are served on one port, each under its mount path: its first server's path,
+   * or one written before `=` (`['./users.yaml', '/orders=./orders.yaml']`; docs/several-documents.md).
+   */
+  spec?: string | string[];
+  /**
+   * Folder of scenario fixtures; a missing folder means no scenarios. Default `./fixtures`. With
+   * several documents, one folder per document by its mount path (`/orders=./fixtures/orders`).
+   */
+  fixtures?: string | string[];
   /** Port to listen on; 0 picks a free one. Default 4010. */
   port?: number;
   /** Address to bind. Default 127.0.0.1 (loopback only). */
   host?: string;
   /** Accepted bearer tokens; empty accepts any non-empty token. Default []. */
   tokens?: string[];
-  /** OpenAPI Overlay files applied to the document, in order, before it is read (watched like it). Default none. */
+  /** OpenAPI Overlay files applied to the document, in order, before it is read (watched like it); with several documents, `/orders=fix.yaml` for one of them. Default none. */
   overlays?: string[];
   /** Picks the data set of generated data: same seed, same request, same bytes. Default: 0. */
   seed?: number;
@@ -114,9 +122,17 @@ export interface StubOptions {
   errors?: boolean;
 }
 
-export type ResolvedOptions = Required<Omit<StubOptions, 'delayMs' | 'chaos' | 'chaosFaults' | 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'callbackHosts' | 'proxy' | 'record' | 'compat' | 'dynamic' | 'errors'>> & {
+export type ResolvedOptions = Required<Omit<StubOptions, 'spec' | 'fixtures' | 'delayMs' | 'chaos' | 'chaosFaults' | 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'callbackHosts' | 'proxy' | 'record' | 'compat' | 'dynamic' | 'errors'>> & {
   /** Where the answers follow Prism's conventions instead of the stub's (compat-policy.ts). */
   policy: CompatPolicy;
+  /** The document served (the first, with several). */
+  spec: string;
+  /** The fixtures folder (with several documents, the one named without a mount path, else the default). */
+  fixtures: string;
+  /** With several documents (two or more), each with its mount path if one was given; empty with one. */
+  documents: MountedSource[];
+  /** With several documents, the fixtures folders named for one of them by mount path. */
+  documentFixtures: MountedSource[];
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
   bundled: boolean;
   /** Whether the fixtures folder was named (a missing folder is then a warning), not the default. */
@@ -158,13 +174,22 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   // A first run in an empty folder (`npx plant-store-stub`, or startStub() from another project)
   // serves the bundled Plant Store instead of failing on a file the user never meant to name.
   const bundled = options.spec === undefined && !existsSync(DEFAULTS.spec);
+  const documents = mountedSources('spec', options.spec);
+  const fixtureFolders = mountedSources('fixtures', options.fixtures);
+  const several = documents.length > 1;
+  if (!several && documents[0]?.mount != null) throw new ConfigError('spec', `${documents[0].mount}= names a mount path, which only several documents take; pass ${documents[0].source} alone, or more documents`);
+  if (!several && fixtureFolders.some((folder) => folder.mount !== null)) throw new ConfigError('fixtures', 'a mount path before = names one of several documents, and one document is served');
+  if (!several && fixtureFolders.length > 1) throw new ConfigError('fixtures', 'one document takes one fixtures folder');
+  const wholeFolder = fixtureFolders.find((folder) => folder.mount === null)?.source;
   const log = options.log === true ? (line: string) => void process.stdout.write(line + '\n') : typeof options.log === 'function' ? options.log : null;
   const resolved: ResolvedOptions = {
     bundled,
-    fixturesGiven: options.fixtures !== undefined,
-    spec: options.spec ?? (bundled ? BUNDLED.spec : DEFAULTS.spec),
+    fixturesGiven: wholeFolder !== undefined,
+    spec: documents[0]?.source ?? (bundled ? BUNDLED.spec : DEFAULTS.spec),
+    documents: several ? documents : [],
+    documentFixtures: fixtureFolders.filter((folder) => folder.mount !== null),
     overlays: options.overlays ?? [],
-    fixtures: options.fixtures ?? (bundled && !existsSync(DEFAULTS.fixtures) ? BUNDLED.fixtures : DEFAULTS.fixtures),
+    fixtures: wholeFolder ?? (bundled && !existsSync(DEFAULTS.fixtures) ? BUNDLED.fixtures : DEFAULTS.fixtures),
     port: options.port ?? DEFAULTS.port,
     host: options.host ?? DEFAULTS.host,
     tokens: options.tokens ?? [],
@@ -223,6 +248,7 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   }
   if (resolved.logFormat !== 'text' && resolved.logFormat !== 'json') throw new ConfigError('logFormat', `must be text or json, got ${String(resolved.logFormat)}`);
   if (!Array.isArray(resolved.overlays) || resolved.overlays.some((file) => typeof file !== 'string' || file === '')) throw new ConfigError('overlays', 'must be a list of overlay file paths');
+  if (!several && resolved.overlays.some((file) => mountedSources('overlays', file)[0].mount !== null)) throw new ConfigError('overlays', 'a mount path before = names one of several documents, and one document is served');
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
   wholeNumber('maxStateBytes', resolved.maxStateBytes, 1, 16 * 1024 ** 3);

@@ -120,7 +120,7 @@ function delayed(state: EngineState, response: Undelayed): EngineResponse {
  *    routed once.
  */
 export function routeRequest(state: EngineState, request: PlainRequest): Routed | Refusal {
-  return route(state.compiled.routes, request);
+  return route(state.compiled.routes, request, state.compiled.mounted);
 }
 
 /** Whether a routed request is for an operation of one of stateful mode's resources. */

@@ -10,7 +10,9 @@ export const routeRefusals = {
   methodNotAllowed: (method: string, path: string, allow: readonly string[]): Refusal =>
     refuse(405, `${method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { ownAnswer: true, headers: { allow: allow.join(', ') }, name: 'methodNotAllowed', facts: { method, path } }),
   badPath: (reason: string): Refusal => refuse(400, reason, { ownAnswer: true }),
-  noOperation: (method: string, path: string): Refusal => refuse(404, `no operation of the spec matches ${method} ${path}`, { ownAnswer: true, name: 'noOperation', facts: { method, path } }),
+  /** `mounted`: with several documents, each one's name and mount path, named so a client sees where each lives. */
+  noOperation: (method: string, path: string, mounted: ReadonlyArray<{ name: string; mount: string }> = []): Refusal =>
+    refuse(404, `no operation of the spec matches ${method} ${path}${mounted.length > 0 ? `; the documents served: ${mounted.map((m) => `${m.name} at ${m.mount || '/'}`).join(', ')}` : ''}`, { ownAnswer: true, name: 'noOperation', facts: { method, path } }),
 };
 
 // 2. Authenticate

@@ -11,7 +11,8 @@ export interface Routed {
   pathParams: Record<string, string>;
 }
 
-export function route(routes: RouteTable<CompiledOperation>, request: PlainRequest): Routed | Refusal {
+/** `mounted`: with several documents, each one's name and mount path, named by the 404. */
+export function route(routes: RouteTable<CompiledOperation>, request: PlainRequest, mounted: ReadonlyArray<{ name: string; mount: string }> = []): Routed | Refusal {
   const match = routes.match(request.method, request.path);
   switch (match.kind) {
     case 'operation':
@@ -21,6 +22,6 @@ export function route(routes: RouteTable<CompiledOperation>, request: PlainReque
     case 'bad-path':
       return routeRefusals.badPath(match.reason);
     case 'not-found':
-      return routeRefusals.noOperation(request.method, request.path);
+      return routeRefusals.noOperation(request.method, request.path, mounted);
   }
 }

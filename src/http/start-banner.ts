@@ -15,6 +15,8 @@ const LISTED_OPERATIONS = 25;
 export function startBanner(running: RunningStub, workers = 1): string {
   const served = running.stub.served();
   const lines = [`${served.title} stub listening on ${running.url}${workers > 1 ? ` with ${workers} workers` : ''}`];
+  // Several documents: where each one lives, before the operations of all.
+  for (const document of served.documents) lines.push(`  ${document.name} at ${running.url}${document.mount}/  (${document.file})`);
   // The method in a column of its own, then the URL a browser or curl can take as it is.
   for (const operation of served.operations.slice(0, LISTED_OPERATIONS)) lines.push(`  ${operation.method.padEnd(7)} ${running.url}${operation.path}`);
   const unlisted = served.operations.length - LISTED_OPERATIONS;

@@ -22,6 +22,8 @@ import { generateFitting } from './generate-fitting.js';
 import { secretsOf } from './secrets.js';
 import { compileCallbacks, compileWebhooks } from './compile-outbound.js';
 import { runAtOnce, type Steps } from '../common/slices.js';
+import { DOCUMENT_EXTENSION } from './mount-documents.js';
+import { serverBasePath, serverOrigins } from './server-urls.js';
 import type { BodyPlan, CompiledOperation, CompiledSpec, MediaPlan, NamedOperation, OperationPlans } from './compiled-model.js';
 import { collectExamples, compileResponses } from './compile-responses.js';
 import { formKind, isJsonMediaType } from './media-types.js';
@@ -40,6 +42,7 @@ class OperationPlannedOnUse implements CompiledOperation {
   readonly method: string;
   readonly path: string;
   readonly operationId: string | null;
+  readonly document: string | null;
   readonly checkSecurity: CompiledOperation['checkSecurity'];
   readonly generate: CompiledOperation['generate'];
   readonly generationCapped: CompiledOperation['generationCapped'];
@@ -48,7 +51,7 @@ class OperationPlannedOnUse implements CompiledOperation {
   private planned: OperationPlans | null = null;
 
   constructor(named: NamedOperation, private readonly plan: () => OperationPlans) {
-    ({ key: this.key, method: this.method, path: this.path, operationId: this.operationId, checkSecurity: this.checkSecurity } = named);
+    ({ key: this.key, method: this.method, path: this.path, operationId: this.operationId, document: this.document, checkSecurity: this.checkSecurity } = named);
     ({ generate: this.generate, generationCapped: this.generationCapped, reportUnsatisfiable: this.reportUnsatisfiable, formPost: this.formPost } = named);
   }
 
@@ -120,6 +123,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
         method,
         path,
         operationId: typeof operation.operationId === 'string' ? operation.operationId : null,
+        document: typeof pathItem.value[DOCUMENT_EXTENSION] === 'string' ? (pathItem.value[DOCUMENT_EXTENSION] as string) : null,
         // Compiled now in every document, so an unknown scheme is a start-up warning.
         checkSecurity: compileSecurity(
           (operation.security ?? spec.document.security) as Array<Record<string, unknown>> | undefined,
@@ -200,7 +204,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
     }
     refuseWarnings(warnings.list);
   }
-  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document), policy };
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document), policy, mounted: spec.mounted ?? [] };
 }
 
 /**
@@ -219,35 +223,6 @@ function* operationsOf(pathItem: { value: Schema; pointer: string }): Generator<
       yield { method: method.toUpperCase(), pointer: `${pathItem.pointer}/additionalOperations/${escapePointerToken(method)}`, operation };
     }
   }
-}
-
-/**
- * The path part of the first server's URL, variables replaced by their defaults:
- * `https://api.example.com/v2/` -> `/v2`; '' when there is none.
- */
-function serverBasePath(document: LoadedDocument['document']): string {
-  const [url] = serverUrls(document);
-  if (url === undefined) return '';
-  const path = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(url)?.[1] ?? (url.startsWith('/') ? url : '');
-  return path.replace(/\/+$/, '');
-}
-
-/** Each server's URL, its variables at their defaults. */
-function serverUrls(document: LoadedDocument['document']): string[] {
-  const servers = Array.isArray(document.servers) ? document.servers : [];
-  return servers.filter((server) => isSchema(server) && typeof server.url === 'string').map((server) => {
-    const variables = isSchema(server.variables) ? server.variables : {};
-    return (server.url as string).replace(/\{([^}]+)\}/g, (_match, name: string) => {
-      const variable = variables[name];
-      return isSchema(variable) && variable.default !== undefined ? String(variable.default) : '';
-    });
-  });
-}
-
-/** The origins (`https://api.github.com`) of the document's absolute server URLs, lower-case. */
-function serverOrigins(document: LoadedDocument['document']): string[] {
-  const origins = serverUrls(document).map((url) => /^(https?:\/\/[^/?#]+)/i.exec(url)?.[1]?.toLowerCase()).filter((origin) => origin !== undefined);
-  return [...new Set(origins)];
 }
 
 /** The schema of the operation's JSON request body (what an echo projects), if it has one. */

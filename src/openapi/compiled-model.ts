@@ -79,6 +79,8 @@ export interface CompiledOperation {
   method: string;
   path: string;
   operationId: string | null;
+  /** With several documents on one port, the name of the one this operation is from; null with one. */
+  document: string | null;
   checkSecurity: SecurityCheck;
   validateParameters: ParameterCheck;
   body: BodyPlan | null;
@@ -106,10 +108,12 @@ export interface CompiledOperation {
 }
 
 /** What names an operation and is compiled at start in every document. */
-export type NamedOperation = Pick<CompiledOperation, 'key' | 'method' | 'path' | 'operationId' | 'checkSecurity' | 'generate' | 'generationCapped' | 'reportUnsatisfiable' | 'formPost'>;
+export type NamedOperation = Pick<CompiledOperation, 'key' | 'method' | 'path' | 'operationId' | 'document' | 'checkSecurity' | 'generate' | 'generationCapped' | 'reportUnsatisfiable' | 'formPost'>;
 /** The rest: how it checks a request and plans its answers (in a big document, on first use). */
 export type OperationPlans = Omit<CompiledOperation, keyof NamedOperation>;
 
+
+import type { MountedDocument } from './open-document.js';
 
 export interface CompiledSpec {
   title: string;
@@ -129,6 +133,8 @@ export interface CompiledSpec {
   webhooks: ReadonlyMap<string, OutboundPlan>;
   /** The first server's path (`/v2`), under which every path is served too; '' when none. */
   basePath: string;
+  /** With several documents on one port, each one's name, mount path and file (mount-documents.ts); empty with one. */
+  mounted: readonly MountedDocument[];
   /** The origins of the document's servers (`https://api.github.com`): links to them are answered on the stub. */
   serverOrigins: readonly string[];
   /** Where the answers follow Prism's conventions instead of the stub's, read by the stages that differ. */

@@ -23,6 +23,17 @@ export interface LoadedDocument {
   files: string[];
   /** What applying --overlay files warned of (an action whose target selects nothing). */
   overlayWarnings?: DocumentWarning[];
+  /** Several documents mounted as this one (mount-documents.ts): each one's name, mount path and file. */
+  mounted?: MountedDocument[];
+}
+
+/** One of several documents served on one port. */
+export interface MountedDocument {
+  /** How the journal, coverage and metrics name it: its file name without extension (its title where two clash). */
+  name: string;
+  /** Where its paths are served: `/orders`, or '' at the root. */
+  mount: string;
+  file: string;
 }
 
 export interface OpenApiDocument {

@@ -8,11 +8,21 @@ export interface CoverageReport {
   operations: Array<{
     operation: string;
     operationId: string | null;
+    /** With several documents on one port: the one the operation is from. */
+    document?: string;
     /** `exercised`: whether any request got this response since the last reset; `hits`: how many. */
     responses: Array<{ status: string; exercised: boolean; hits: number }>;
     scenarios: Array<{ name: string; status: number; exercised: boolean; hits: number }>;
   }>;
-  summary: { exercised: number; total: number; ratio: number };
+  summary: CoverageSummary;
+  /** With several documents on one port: each one's summary, in the order they were given. */
+  documents?: Array<{ document: string } & CoverageSummary>;
+}
+
+export interface CoverageSummary {
+  exercised: number;
+  total: number;
+  ratio: number;
 }
 
 /** A coverage's hits as plain rows (operation, status key or scenario name, hits), to add up those of several processes. */
@@ -61,6 +71,7 @@ export class Coverage {
       operations: operations.map((operation) => ({
         operation: operation.key,
         operationId: operation.operationId,
+        ...(operation.document === null ? {} : { document: operation.document }),
         responses: [...operation.responses.keys()].map((status) => ({ status, exercised: false, hits: 0 })),
         scenarios: [...(scenarios.get(operation.key)?.values() ?? [])].map(({ name, status }) => ({ name, status, exercised: false, hits: 0 })),
       })),
@@ -69,21 +80,33 @@ export class Coverage {
 
   /** The rows of `shape` (operations, statuses, scenarios) with this coverage's hits, and their summary. */
   reportFor(shape: Pick<CoverageReport, 'operations'>): CoverageReport {
-    let exercised = 0;
-    let total = 0;
-    const count = (hits: number) => {
-      total++;
-      if (hits > 0) exercised++;
-      return { exercised: hits > 0, hits };
-    };
-    const rows = shape.operations.map((op) => ({
-      operation: op.operation,
-      operationId: op.operationId,
-      responses: op.responses.map(({ status }) => ({ status, ...count(this.statusHits.get(op.operation)?.get(status) ?? 0) })),
-      scenarios: op.scenarios.map(({ name, status }) => ({ name, status, ...count(this.scenarioHits.get(op.operation)?.get(name) ?? 0) })),
-    }));
-    return { operations: rows, summary: { exercised, total, ratio: total === 0 ? 1 : Math.round((exercised / total) * 1000) / 1000 } };
+    const whole = { exercised: 0, total: 0 };
+    const perDocument = new Map<string, { exercised: number; total: number }>();
+    const rows = shape.operations.map((op) => {
+      const tallies = op.document === undefined ? [whole] : [whole, perDocument.get(op.document) ?? perDocument.set(op.document, { exercised: 0, total: 0 }).get(op.document)!];
+      const count = (hits: number) => {
+        for (const tally of tallies) {
+          tally.total++;
+          if (hits > 0) tally.exercised++;
+        }
+        return { exercised: hits > 0, hits };
+      };
+      return {
+        operation: op.operation,
+        operationId: op.operationId,
+        ...(op.document === undefined ? {} : { document: op.document }),
+        responses: op.responses.map(({ status }) => ({ status, ...count(this.statusHits.get(op.operation)?.get(status) ?? 0) })),
+        scenarios: op.scenarios.map(({ name, status }) => ({ name, status, ...count(this.scenarioHits.get(op.operation)?.get(name) ?? 0) })),
+      };
+    });
+    const report: CoverageReport = { operations: rows, summary: summaryOf(whole) };
+    if (perDocument.size > 0) report.documents = [...perDocument].map(([document, tally]) => ({ document, ...summaryOf(tally) }));
+    return report;
   }
+}
+
+function summaryOf({ exercised, total }: { exercised: number; total: number }): CoverageSummary {
+  return { exercised, total, ratio: total === 0 ? 1 : Math.round((exercised / total) * 1000) / 1000 };
 }
 
 function bump(table: Map<string, Map<string, number>>, operation: string, key: string, hits = 1): void {
@@ -125,6 +148,7 @@ export const TABLED_OPERATIONS = 25;
 /** A short text table for the CLI's shutdown summary. */
 export function formatCoverage(report: CoverageReport): string {
   const lines = [`coverage: ${report.summary.exercised}/${report.summary.total} (${Math.round(report.summary.ratio * 100)}%)`];
+  for (const part of report.documents ?? []) lines.push(`  ${part.document}: ${part.exercised}/${part.total} (${Math.round(part.ratio * 100)}%)`);
   const called = (op: CoverageReport['operations'][number]) => op.responses.some((r) => r.hits > 0) || op.scenarios.some((s) => s.hits > 0);
   const tabled = report.operations.length <= TABLED_OPERATIONS ? report.operations : report.operations.filter(called);
   for (const op of tabled) {

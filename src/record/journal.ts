@@ -23,6 +23,8 @@ export const JOURNAL_BODY_CAP = 16 * 1024;
  */
 interface Recorded extends TextSpans, Pick<EngineResponse, 'status' | 'scenario' | 'session' | 'delayMs' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'> {
   method: string;
+  /** With several documents: the name of the one whose operation answered; null with one. */
+  document: string | null;
   durationMs: number;
   time: number;
 }
@@ -71,6 +73,8 @@ export interface JournalEntry {
   time: string;
   /** With --workers or --state-store: the process that answered (`host:pid`). */
   instance?: string;
+  /** With several documents on one port: the name of the one whose operation answered. */
+  document?: string;
 }
 
 export interface JournalFilter {
@@ -113,6 +117,7 @@ export class Journal {
     entry.status = response.status;
     entry.scenario = response.step === undefined ? response.scenario : `${response.scenario} (${response.step})`;
     entry.session = response.session;
+    entry.document = response.operation?.document ?? null;
     entry.delayMs = response.delayMs;
     entry.violations = response.violations;
     entry.selfCheck = response.selfCheck;
@@ -171,6 +176,7 @@ function describe(recorded: Recorded, secrets: Secrets, instance: string | undef
   };
   if (instance !== undefined) entry.instance = instance;
   if (recorded.session !== undefined) entry.session = recorded.session;
+  if (recorded.document !== null) entry.document = recorded.document;
   if (recorded.delayMs > 0) entry.delayMs = recorded.delayMs;
   if (recorded.selfCheck.length > 0) entry.selfCheck = recorded.selfCheck;
   if (recorded.fault) entry.fault = recorded.fault;
@@ -197,7 +203,7 @@ function describe(recorded: Recorded, secrets: Secrets, instance: string | undef
 /** A slot of the ring before its first record. */
 function emptyEntry(): Recorded {
   return {
-    method: '', status: 0, scenario: null, session: undefined, delayMs: 0, violations: [], selfCheck: [], fault: undefined, abandoned: undefined, stateChange: null, proxy: undefined,
+    method: '', status: 0, scenario: null, session: undefined, document: null, delayMs: 0, violations: [], selfCheck: [], fault: undefined, abandoned: undefined, stateChange: null, proxy: undefined,
     durationMs: 0, time: 0, slab: NO_BYTES, start: 0, pathBytes: 0, queryBytes: 0, headersBytes: 0, bodyBytes: 0, answerBytes: 0,
   };
 }

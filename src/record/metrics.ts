@@ -97,6 +97,8 @@ export class Metrics {
   private readonly reloads = new Map<string, number>();
   private readonly reloadTime = new Buckets(RELOAD_BUCKETS);
   private storeErrors = 0;
+  /** With several documents on one port: operation key -> the document it is from, a `document` label at scrape time. */
+  private readonly documentOf = new Map<string, string>();
   /** The labels of the request counted last and their key (requestsKey). */
   private lastRequests = { operation: '', status: '', origin: '', key: '' };
 
@@ -111,6 +113,7 @@ export class Metrics {
     let latency = this.latency.get(operation);
     if (latency === undefined) this.latency.set(operation, (latency = new Buckets(LATENCY_BUCKETS)));
     latency.observe(durationMs / 1000);
+    if (response.operation?.document) this.documentOf.set(operation, response.operation.document);
     if (origin !== 'refusal') return;
     const kind = refusalKind(response);
     add(this.refusals, kind);
@@ -131,6 +134,15 @@ export class Metrics {
     return this.lastRequests.key;
   }
 
+  /** The values with a `document` label where their operation is one of several documents'. */
+  private withDocument(values: MetricValue[]): MetricValue[] {
+    if (this.documentOf.size === 0) return values;
+    return values.map((value) => {
+      const document = this.documentOf.get(String(value.labels.operation));
+      return document === undefined ? value : { ...value, labels: { ...value.labels, document } };
+    });
+  }
+
   /** Counts one delivery's end (outbound/outbound.ts). */
   delivered({ kind, status, attempts }: DeliveryEnd): void {
     add(this.deliveries, `${kind}\n${attempts === 0 ? 'not sent' : status !== null && status < 400 ? 'delivered' : 'failed'}`);
@@ -147,11 +159,11 @@ export class Metrics {
     const stored = await this.sizes.stored().catch(() => []);
     const { latency } = this;
     return [
-      counter('stub_requests_total', 'Requests answered, by operation (METHOD /path as the document writes it; none when no operation matched), status (or fault:KIND, abandoned) and origin, where the answer came from (scenario, example, echo, generated, state, proxy: the real API, refusal)',
-        rows(this.requests, ['operation', 'status', 'origin'])),
+      counter('stub_requests_total', 'Requests answered, by operation (METHOD /path as the document writes it; none when no operation matched; with several documents, also by document), status (or fault:KIND, abandoned) and origin, where the answer came from (scenario, example, echo, generated, state, proxy: the real API, refusal)',
+        this.withDocument(rows(this.requests, ['operation', 'status', 'origin']))),
       {
         name: 'stub_request_duration_seconds', help: 'From a request\'s arrival to its answer sent (scripted delays included), by operation', type: 'histogram', aggregator: 'sum',
-        values: [...latency].flatMap(([operation, buckets]) => buckets.values('stub_request_duration_seconds', { operation })),
+        values: this.withDocument([...latency].flatMap(([operation, buckets]) => buckets.values('stub_request_duration_seconds', { operation }))),
       },
       counter('stub_refusals_total', 'Requests refused instead of served, by kind', rows(this.refusals, ['kind'])),
       counter('stub_state_store_errors_total', 'Requests the shared state store (Redis) did not answer, each answered 503', [{ labels: {}, value: this.storeErrors }]),

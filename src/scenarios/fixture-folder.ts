@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import { parseYamlFile } from '../config/parse-yaml.js';
 import type { CompiledSpec } from '../openapi/compiled-model.js';
-import { FIXTURE_WITHOUT_OPERATION, scenarioTable, type FixtureSource, type LoadedFixtures } from './load-fixtures.js';
+import { FIXTURE_WITHOUT_OPERATION, scenarioTable, type FixtureScope, type FixtureSource, type LoadedFixtures } from './load-fixtures.js';
 import type { DocumentWarning } from '../openapi/document-warnings.js';
 
 /**
@@ -14,7 +14,7 @@ import type { DocumentWarning } from '../openapi/document-warnings.js';
  * it was `named` (a typo in --fixtures would otherwise look like a folder without scenarios), not
  * when it is the default `./fixtures` a project without scenarios simply does not have.
  */
-export async function loadFixtures(dir: string, compiled: CompiledSpec, named: boolean): Promise<LoadedFixtures> {
+export async function loadFixtures(dir: string, compiled: CompiledSpec, named: boolean, scope?: FixtureScope): Promise<LoadedFixtures> {
   let entries: Dirent[];
   try {
     entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => /\.(json|ya?ml)$/i.test(entry.name));
@@ -36,7 +36,7 @@ export async function loadFixtures(dir: string, compiled: CompiledSpec, named: b
   const texts: Array<{ file: string; text: string }> = [];
   for (const name of names) texts.push({ file: join(dir, name), text: await readFile(join(dir, name), 'utf8') });
   const operations = new Set<string>();
-  const loaded = scenarioTable(parsedInTurn(texts, operations), compiled);
+  const loaded = scenarioTable(parsedInTurn(texts, operations), compiled, scope);
   if (!named && forAnotherDocument(loaded)) {
     return { ...loaded, warnings, said: [`note: ${dir} (the default --fixtures folder) holds fixtures for another document only (${[...operations].join(', ')}), so none are served; name this document's folder with --fixtures DIR`] };
   }

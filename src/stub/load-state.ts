@@ -16,6 +16,8 @@ import type { EngineState } from '../engine/pipeline.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { compileResources } from '../openapi/compile-resources.js';
 import { Sessions } from '../engine/sessions.js';
+import { loadDocumentFixtures, loadMountedDocuments } from './load-documents.js';
+import { mountedSource } from '../config/mounted-sources.js';
 import { loadTemplateEngine } from '../engine/templates.js';
 
 /**
@@ -27,7 +29,9 @@ import { loadTemplateEngine } from '../engine/templates.js';
  */
 export async function loadState(options: ResolvedOptions, log: (line: string) => void, specFilesRead: (files: string[]) => void, signal?: AbortSignal): Promise<EngineState> {
   const overlays = await readOverlays(options.overlays);
-  const { spec, validationCopy } = signal ? await loadDocumentOffThread(options.spec, signal, overlays) : { spec: await loadDocument(options.spec, overlays), validationCopy: undefined };
+  const { spec, validationCopy } = options.documents.length > 1
+    ? { spec: await loadMountedDocuments(options, overlays, signal), validationCopy: undefined }
+    : signal ? await loadDocumentOffThread(options.spec, signal, overlays) : { spec: await loadDocument(options.spec, overlays), validationCopy: undefined };
   for (const warning of spec.overlayWarnings ?? []) log(`warning: ${warning.file}: ${warning.pointer}: ${warning.reason}`);
   specFilesRead(spec.files);
   // The generator's libraries take about 25 ms to load; loading them before compiling means no
@@ -39,7 +43,7 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   if (spec.convertedFrom === 'OpenAPI 3.2') log(`note: ${options.spec} is OpenAPI 3.2; served with 3.1's schema rules, \`query\` and \`additionalOperations\` included`);
   if (!compiled.compiledWhole) log(`note: ${compiled.operations.length} operations: each operation's validators are compiled on first use and its response examples checked then (what that finds is added to GET /__admin/warnings)`);
   for (const line of summarizeWarnings(compiled.warnings)) log(line);
-  const fixtures = await loadFixtures(options.fixtures, compiled, options.fixturesGiven);
+  const fixtures = options.documents.length > 1 ? await loadDocumentFixtures(options, compiled) : await loadFixtures(options.fixtures, compiled, options.fixturesGiven);
   for (const line of fixtures.said ?? []) log(line);
   for (const warning of fixtures.warnings) log(`warning: ${warning.file}: ${warning.reason}`);
   const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
@@ -53,11 +57,13 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
 async function readOverlays(files: readonly string[]): Promise<OverlaySource[]> {
   return Promise.all(files.map(async (file) => {
     let text: string;
+    // `/orders=fix.yaml` (several documents) names the file after its mount path.
+    const path = mountedSource('overlays', file).source;
     try {
-      text = await readFile(file, 'utf8');
+      text = await readFile(path, 'utf8');
     } catch (error) {
       throw new ConfigError(file, `cannot read the overlay (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
-    return { file, value: parseYamlFile(file, text) };
+    return { file, value: parseYamlFile(path, text) };
   }));
 }

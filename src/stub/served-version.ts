@@ -9,6 +9,7 @@ import { loadState } from './load-state.js';
 import { ServedState } from './served-state.js';
 import { isRemoteDocument } from '../openapi/download-document.js';
 import { watchFiles, type FileWatch, type WatchTargets } from './watch-files.js';
+import { mountedSource } from '../config/mounted-sources.js';
 
 export class ServedVersion extends ServedState {
   private fileWatch: FileWatch | null = null;
@@ -69,7 +70,7 @@ export class ServedVersion extends ServedState {
     try {
       const loaded = await loadState(this.options, this.warn, (files) => (this.specFiles = files), signal);
       this.serve(loaded);
-      this.warn(`reloaded ${this.options.spec} and ${this.options.fixtures} in ${Math.round(performance.now() - started)} ms`);
+      this.warn(`reloaded ${this.servedFiles()} in ${Math.round(performance.now() - started)} ms`);
       this.onReloaded(true, performance.now() - started);
       return true;
     } catch (error) {
@@ -87,8 +88,19 @@ export class ServedVersion extends ServedState {
 
   private watchTargets(): WatchTargets {
     // A downloaded document has no file to watch: POST /__admin/reload reads it again.
-    const spec = isRemoteDocument(this.options.spec) ? [] : [this.options.spec];
-    return { files: [...spec, ...this.specFiles, ...this.options.overlays], folder: this.options.fixtures };
+    const documents = this.options.documents.length > 1 ? this.options.documents.map((document) => document.source) : [this.options.spec];
+    const overlays = this.options.overlays.map((file) => mountedSource('overlays', file).source);
+    return { files: [...documents.filter((file) => !isRemoteDocument(file)), ...this.specFiles, ...overlays], folders: this.fixtureFolders() };
+  }
+
+  private fixtureFolders(): string[] {
+    return [this.options.fixtures, ...this.options.documentFixtures.map((folder) => folder.source)];
+  }
+
+  /** What a reload read, for its line: the document (or each) and the fixtures folder (or each). */
+  private servedFiles(): string {
+    const documents = this.options.documents.length > 1 ? this.options.documents.map((document) => document.source) : [this.options.spec];
+    return `${documents.join(', ')} and ${this.fixtureFolders().join(', ')}`;
   }
 
   close(): void {

@@ -32,6 +32,8 @@ export interface ServedSummary {
   operations: Array<{ method: string; path: string; operationId: string | null }>;
   /** Stateful mode's one line on what it made stateful; null when it is off. */
   stateful: string | null;
+  /** With several documents on one port, each one's name, mount path and file; empty with one. */
+  documents: ReadonlyArray<{ name: string; mount: string; file: string }>;
 }
 
 /**
@@ -194,7 +196,7 @@ export class Stub {
   served(): ServedSummary {
     const { compiled, resources } = this.version.current;
     const operations = compiled.operations.map(({ method, path, operationId }) => ({ method, path, operationId }));
-    return { title: compiled.title, operations, stateful: resources ? resourcesSummary(resources) : null };
+    return { title: compiled.title, operations, stateful: resources ? resourcesSummary(resources) : null, documents: compiled.mounted };
   }
 
   /** Ends every live journal stream, so open pages never hold a shutdown up. */

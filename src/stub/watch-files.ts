@@ -22,8 +22,8 @@ const FIXTURE_FILE = /\.(json|ya?ml)$/i;
 export interface WatchTargets {
   /** The spec and every file it reaches by `$ref`. */
   files: string[];
-  /** The fixtures folder (it may not exist yet). */
-  folder: string;
+  /** The fixtures folders (one, or one per document with several; they may not exist yet). */
+  folders: string[];
 }
 
 export interface FileWatch {
@@ -32,11 +32,11 @@ export interface FileWatch {
   close(): void;
 }
 
-/** What one watched folder is watched for: its own entries by name, all fixtures, the fixtures folder. */
+/** What one watched folder is watched for: its own entries by name, all fixtures, fixtures folders in it. */
 interface Interest {
   names: Set<string>;
   fixtures: boolean;
-  folderName: string | null;
+  folderNames: Set<string>;
 }
 
 /** Starts watching `targets`; `changed` runs once per quiet spell after changes. */
@@ -93,10 +93,11 @@ export function watchFiles(targets: WatchTargets, changed: () => void): FileWatc
   const onEvent = (dir: string, name: string | null) => {
     const interest = interests.get(dir);
     if (!interest) return;
-    if (name !== null && name === interest.folderName) {
-      // The fixtures folder itself appeared, went or was replaced: watch whatever is there now.
-      forget(current.folder);
-      if (interests.has(current.folder)) open(current.folder);
+    if (name !== null && interest.folderNames.has(name)) {
+      // A fixtures folder itself appeared, went or was replaced: watch whatever is there now.
+      const folder = join(dir, name);
+      forget(folder);
+      if (interests.has(folder)) open(folder);
       return noticed();
     }
     if (name === null || interest.names.has(name) || (interest.fixtures && FIXTURE_FILE.test(name))) noticed();
@@ -119,29 +120,33 @@ export function watchFiles(targets: WatchTargets, changed: () => void): FileWatc
 }
 
 function normalise(targets: WatchTargets): WatchTargets {
-  return { files: [...new Set(targets.files.map((file) => resolve(file)))], folder: resolve(targets.folder) };
+  return { files: [...new Set(targets.files.map((file) => resolve(file)))], folders: [...new Set(targets.folders.map((folder) => resolve(folder)))] };
 }
 
 function interestsOf(targets: WatchTargets): Map<string, Interest> {
   const interests = new Map<string, Interest>();
   const interest = (dir: string) => {
     let found = interests.get(dir);
-    if (!found) interests.set(dir, (found = { names: new Set(), fixtures: false, folderName: null }));
+    if (!found) interests.set(dir, (found = { names: new Set(), fixtures: false, folderNames: new Set() }));
     return found;
   };
   for (const file of targets.files) interest(dirname(file)).names.add(basename(file));
-  interest(targets.folder).fixtures = true;
-  interest(dirname(targets.folder)).folderName = basename(targets.folder);
+  for (const folder of targets.folders) {
+    interest(folder).fixtures = true;
+    interest(dirname(folder)).folderNames.add(basename(folder));
+  }
   return interests;
 }
 
 /** The latest modification time (ms) among the watched files and fixtures; 0 when none is readable. */
 async function newestModification(targets: WatchTargets): Promise<number> {
   const files = [...targets.files];
-  try {
-    for (const name of await readdir(targets.folder)) if (FIXTURE_FILE.test(name)) files.push(join(targets.folder, name));
-  } catch {
-    // No fixtures folder: nothing of it to wait for.
+  for (const folder of targets.folders) {
+    try {
+      for (const name of await readdir(folder)) if (FIXTURE_FILE.test(name)) files.push(join(folder, name));
+    } catch {
+      // No fixtures folder: nothing of it to wait for.
+    }
   }
   const now = Date.now();
   let newest = 0;
