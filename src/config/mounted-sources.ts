@@ -25,3 +25,31 @@ export function mountedSources(option: string, value: string | readonly string[]
   if (Array.isArray(value)) return value.map((item) => mountedSource(option, item as string));
   return [mountedSource(option, value as string)];
 }
+
+/**
+ * The documents, fixtures folders and overlays as given: with one document, no mount path may be
+ * named (it has nothing to tell apart) and one fixtures folder is taken; `documents` is empty.
+ */
+export function resolveDocuments(options: { spec?: string | readonly string[]; fixtures?: string | readonly string[]; overlays?: readonly string[] }): {
+  first: string | undefined;
+  documents: MountedSource[];
+  wholeFolder: string | undefined;
+  documentFixtures: MountedSource[];
+} {
+  const documents = mountedSources('spec', options.spec);
+  const folders = mountedSources('fixtures', options.fixtures);
+  const several = documents.length > 1;
+  if (!several) {
+    const one = 'a mount path before = names one of several documents, and one document is served';
+    if (documents[0]?.mount != null) throw new ConfigError('spec', `${documents[0].mount}= names a mount path, which only several documents take; pass ${documents[0].source} alone, or more documents`);
+    if (folders.some((folder) => folder.mount !== null)) throw new ConfigError('fixtures', one);
+    if (folders.length > 1) throw new ConfigError('fixtures', 'one document takes one fixtures folder');
+    if (Array.isArray(options.overlays) && options.overlays.some((file) => typeof file === 'string' && file !== '' && mountedSource('overlays', file).mount !== null)) throw new ConfigError('overlays', one);
+  }
+  return {
+    first: documents[0]?.source,
+    documents: several ? documents : [],
+    wholeFolder: folders.find((folder) => folder.mount === null)?.source,
+    documentFixtures: folders.filter((folder) => folder.mount !== null),
+  };
+}

@@ -1,7 +1,6 @@
 // The one options object of the stub, with its defaults. The CLI and the environment only fill it
 // in; `resolveOptions` checks it once, up front, and everything downstream trusts it.
-import { closeSync, existsSync, openSync, statSync, unlinkSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DelaySpread } from '../common/delay-spread.js';
 import { resolveChaos, resolveDelay, type Chaos } from './script-options.js';
@@ -9,9 +8,10 @@ import type { Fault } from '../common/faults.js';
 import { ConfigError } from './config-error.js';
 import { isLoopbackName } from '../common/loopback.js';
 import { wholeNumber } from './whole-number.js';
+import { checkFolderOf, checkWritable } from './writable-paths.js';
 import { DEFAULTS } from './defaults.js';
 import { compatPolicy, type CompatMode, type CompatPolicy } from './compat-policy.js';
-import { mountedSources, type MountedSource } from './mounted-sources.js';
+import { resolveDocuments, type MountedSource } from './mounted-sources.js';
 
 export interface StubOptions {
   /**
@@ -125,13 +125,11 @@ export interface StubOptions {
 export type ResolvedOptions = Required<Omit<StubOptions, 'spec' | 'fixtures' | 'delayMs' | 'chaos' | 'chaosFaults' | 'seed' | 'adminToken' | 'coverageOut' | 'log' | 'warn' | 'stateFile' | 'stateStore' | 'webhooks' | 'callbackHosts' | 'proxy' | 'record' | 'compat' | 'dynamic' | 'errors'>> & {
   /** Where the answers follow Prism's conventions instead of the stub's (compat-policy.ts). */
   policy: CompatPolicy;
-  /** The document served (the first, with several). */
+  /** The document served (the first, with several); the fixtures folder (with several, the one named without a mount path). */
   spec: string;
-  /** The fixtures folder (with several documents, the one named without a mount path, else the default). */
   fixtures: string;
-  /** With several documents (two or more), each with its mount path if one was given; empty with one. */
+  /** With several documents (mounted-sources.ts): each with its mount path if given, and the fixtures folders named for one; empty with one. */
   documents: MountedSource[];
-  /** With several documents, the fixtures folders named for one of them by mount path. */
   documentFixtures: MountedSource[];
   /** True when no spec was given and none is in the working folder: the package's own Plant Store is served. */
   bundled: boolean;
@@ -174,20 +172,14 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   // A first run in an empty folder (`npx plant-store-stub`, or startStub() from another project)
   // serves the bundled Plant Store instead of failing on a file the user never meant to name.
   const bundled = options.spec === undefined && !existsSync(DEFAULTS.spec);
-  const documents = mountedSources('spec', options.spec);
-  const fixtureFolders = mountedSources('fixtures', options.fixtures);
-  const several = documents.length > 1;
-  if (!several && documents[0]?.mount != null) throw new ConfigError('spec', `${documents[0].mount}= names a mount path, which only several documents take; pass ${documents[0].source} alone, or more documents`);
-  if (!several && fixtureFolders.some((folder) => folder.mount !== null)) throw new ConfigError('fixtures', 'a mount path before = names one of several documents, and one document is served');
-  if (!several && fixtureFolders.length > 1) throw new ConfigError('fixtures', 'one document takes one fixtures folder');
-  const wholeFolder = fixtureFolders.find((folder) => folder.mount === null)?.source;
+  const { first, documents, wholeFolder, documentFixtures } = resolveDocuments(options);
   const log = options.log === true ? (line: string) => void process.stdout.write(line + '\n') : typeof options.log === 'function' ? options.log : null;
   const resolved: ResolvedOptions = {
     bundled,
     fixturesGiven: wholeFolder !== undefined,
-    spec: documents[0]?.source ?? (bundled ? BUNDLED.spec : DEFAULTS.spec),
-    documents: several ? documents : [],
-    documentFixtures: fixtureFolders.filter((folder) => folder.mount !== null),
+    spec: first ?? (bundled ? BUNDLED.spec : DEFAULTS.spec),
+    documents,
+    documentFixtures,
     overlays: options.overlays ?? [],
     fixtures: wholeFolder ?? (bundled && !existsSync(DEFAULTS.fixtures) ? BUNDLED.fixtures : DEFAULTS.fixtures),
     port: options.port ?? DEFAULTS.port,
@@ -248,7 +240,6 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   }
   if (resolved.logFormat !== 'text' && resolved.logFormat !== 'json') throw new ConfigError('logFormat', `must be text or json, got ${String(resolved.logFormat)}`);
   if (!Array.isArray(resolved.overlays) || resolved.overlays.some((file) => typeof file !== 'string' || file === '')) throw new ConfigError('overlays', 'must be a list of overlay file paths');
-  if (!several && resolved.overlays.some((file) => mountedSources('overlays', file)[0].mount !== null)) throw new ConfigError('overlays', 'a mount path before = names one of several documents, and one document is served');
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('maxBodyBytes', resolved.maxBodyBytes, 1, 1024 ** 3);
   wholeNumber('maxStateBytes', resolved.maxStateBytes, 1, 16 * 1024 ** 3);
@@ -290,37 +281,3 @@ function proxyUrl(text: string): URL {
   if (url.search !== '' || url.hash !== '') throw new ConfigError('proxy', `must not hold a query or fragment, got ${text}`);
   return url;
 }
-
-/**
- * A state file is written after every change and at shutdown: a folder or file the stub may not
- * write would lose every change silently, so that is found out now, by opening it for writing
- * (kept as it is) or, before it exists, creating a file of this process's own beside it and
- * taking it away again (never the state file itself: another process may be reading it).
- */
-function checkWritable(name: string, file: string): void {
-  const path = resolvePath(file);
-  try {
-    if (existsSync(path)) closeSync(openSync(path, 'r+'));
-    else {
-      const probe = `${path}.${process.pid}.write-check`;
-      closeSync(openSync(probe, 'wx'));
-      unlinkSync(probe);
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new ConfigError(name, `cannot write ${path} (${code}); give a file in a folder the stub may write`);
-  }
-}
-
-/** A file written at shutdown must have a folder to go to: found out now, not when the report is due. */
-function checkFolderOf(name: string, file: string, what: string): void {
-  const folder = dirname(resolvePath(file));
-  let isFolder = false;
-  try {
-    isFolder = statSync(folder).isDirectory();
-  } catch {
-    // reported below
-  }
-  if (!isFolder) throw new ConfigError(name, `the folder ${folder} does not exist; create it or write the ${what} elsewhere`);
-}
-
