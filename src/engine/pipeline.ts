@@ -114,6 +114,16 @@ function delayed(state: EngineState, response: Undelayed): EngineResponse {
   return response as EngineResponse;
 }
 
+/** The first of the routed operation's alternatives (fragment-operations.ts) that admits the request and accepts it. */
+function validAlternative(compiled: CompiledSpec, routed: CompiledOperation, request: PlainRequest, pathParams: Record<string, string>, query: URLSearchParams) {
+  for (const operation of compiled.alternatives.get(routed) ?? []) {
+    if (authenticate(operation.checkSecurity, request, query)) continue;
+    const read = validateRequest(operation, request, pathParams, query);
+    if (!isRefusal(read)) return { operation, read };
+  }
+  return null;
+}
+
 /**
  * 1. Route: which operation, or 404 / 405. Exported for stateful mode, which reads the store only
  *    for a resource's operations and hands the result back to `handleRequest`, so a request is
@@ -136,7 +146,8 @@ function answer(state: EngineState, request: PlainRequest, store: StateReader | 
   //    shape when one matched: the rest of it was never read.
   if (request.bodyLimitExceeded !== undefined) return refused(requestRefusals.bodyTooLarge(request.bodyLimitExceeded), isRefusal(routed) ? null : routed.operation);
   if (isRefusal(routed)) return refused(routed, null);
-  const { operation, pathParams } = routed;
+  const { pathParams } = routed;
+  let { operation } = routed;
   const query = request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery);
 
   // 2. Authenticate: the operation's security requirement.
@@ -144,8 +155,11 @@ function answer(state: EngineState, request: PlainRequest, store: StateReader | 
   const denied = authenticate(operation.checkSecurity, request, query);
   if (denied) return refused(denied, operation, exampleAskedFor(request, query, denied.status));
 
-  // 3. Validate: parameters and body, every violation at once.
-  const read = validateRequest(operation, request, pathParams, query);
+  // 3. Validate: parameters and body, every violation at once. An operation written on the same
+  //    path apart by a `#fragment` answers a request the routed one refuses and it accepts.
+  let read = validateRequest(operation, request, pathParams, query);
+  const alternative = isRefusal(read) ? validAlternative(state.compiled, operation, request, pathParams, query) : null;
+  if (alternative) ({ operation, read } = alternative);
   if (isRefusal(read)) return refused(read, operation, exampleAskedFor(request, query, read.status));
   //    A form's fields are echoed, matched and stored as a JSON body's are (read into the object its schema describes).
   const body = read;

@@ -24,6 +24,7 @@ import { compileCallbacks, compileWebhooks } from './compile-outbound.js';
 import { runAtOnce, type Steps } from '../common/slices.js';
 import { DOCUMENT_EXTENSION } from './mount-documents.js';
 import { serverBasePath, serverOrigins } from './server-urls.js';
+import { fragmentAlternatives } from './fragment-operations.js';
 import type { BodyPlan, CompiledOperation, CompiledSpec, MediaPlan, NamedOperation, OperationPlans } from './compiled-model.js';
 import { collectExamples, compileResponses } from './compile-responses.js';
 import { formKind, isJsonMediaType } from './media-types.js';
@@ -160,11 +161,12 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
       yield;
     }
   }
+  const alternatives = fragmentAlternatives(operations, (method, path, operation) => routes.add(method, path, operation, { keepExisting: true }));
   // Each path is served under the first server's base path too (`/v2/users` beside `/users`),
   // unless the document itself has that path.
   if (basePath !== '') {
     for (const operation of operations) {
-      routes.add(operation.method, basePath + operation.path, operation, { keepExisting: true });
+      routes.add(operation.method, basePath + operation.path.split('#', 1)[0], operation, { keepExisting: true });
       yield;
     }
   }
@@ -204,7 +206,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
     }
     refuseWarnings(warnings.list);
   }
-  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document), policy, mounted: spec.mounted ?? [] };
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document), policy, mounted: spec.mounted ?? [], alternatives };
 }
 
 /**

@@ -135,6 +135,8 @@ export interface CompiledSpec {
   basePath: string;
   /** With several documents on one port, each one's name, mount path and file (mount-documents.ts); empty with one. */
   mounted: readonly MountedDocument[];
+  /** Operations written on the same path apart by a `#fragment`: the routed one -> the others (fragment-operations.ts). */
+  alternatives: ReadonlyMap<CompiledOperation, readonly CompiledOperation[]>;
   /** The origins of the document's servers (`https://api.github.com`): links to them are answered on the stub. */
   serverOrigins: readonly string[];
   /** Where the answers follow Prism's conventions instead of the stub's, read by the stages that differ. */

@@ -157,7 +157,8 @@ function buildRequest(samples: Samples, operation: Operation): BuiltRequest {
   const headers: Record<string, string> = { accept: '*/*' };
   const query = new URLSearchParams();
   const cookies: string[] = [];
-  let path = operation.path;
+  // A `#fragment` in a path template (Box's) tells operations apart in the document; a client sends the path without it.
+  let path = operation.path.split('#', 1)[0];
   for (const parameter of parametersOf(spec, operation)) {
     const { value: p, pointer } = parameter;
     const location = String(p.in);
