@@ -1,7 +1,7 @@
 // Several documents served as one: each document's paths under its mount path, its components,
 // security schemes and webhooks kept apart (a name two documents share is renamed in the later one,
 // `orders.Error`), every `$ref` rewritten to match, and each operation marked with the document it
-// came from (`x-stub-document`), so the one compiled model routes, validates, journals and covers
+// came from (`x-mounted-from`, not an `x-stub-` hint of the user's), so the one compiled model routes, validates, journals and covers
 // them all. What the whole stub then does for one document it does for each; only naming (the
 // journal's `document`, coverage per document, the 404) needs to know they were several.
 // Browser-safe: the fetch handler mounts documents given as objects with it too.
@@ -13,7 +13,7 @@ import { upgradeTo31 } from './upgrade-to-31.js';
 import { serverBasePath } from './server-urls.js';
 
 /** The extension each path item of a mounted document carries: the name of the document it came from. */
-export const DOCUMENT_EXTENSION = 'x-stub-document';
+export const DOCUMENT_EXTENSION = 'x-mounted-from';
 
 export type { MountedDocument };
 
@@ -63,7 +63,7 @@ export function mountDocuments(parts: readonly DocumentToMount[]): LoadedDocumen
     if (Array.isArray(document.tags)) merged.tags = [...((merged.tags as unknown[]) ?? []), ...document.tags];
     // Anything else a `$ref` may point into (an `x-` key at the top) is kept under the document's name.
     for (const [key, value] of Object.entries(document)) {
-      if (!SECTIONS.has(key)) (((merged['x-stub-documents'] ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {})[key] = rewrite(value);
+      if (!SECTIONS.has(key)) (((merged['x-mounted-documents'] ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {})[key] = rewrite(value);
     }
   });
   return {
@@ -77,7 +77,7 @@ export function mountDocuments(parts: readonly DocumentToMount[]): LoadedDocumen
   };
 }
 
-/** Top-level keys mountDocuments merges itself; any other is kept under `x-stub-documents`. */
+/** Top-level keys mountDocuments merges itself; any other is kept under `x-mounted-documents`. */
 const SECTIONS = new Set(['openapi', 'info', 'servers', 'paths', 'components', 'webhooks', 'tags', 'security', 'jsonSchemaDialect', 'externalDocs', 'swagger']);
 
 function titleOf(spec: LoadedDocument, fallback: string): string {
@@ -147,7 +147,7 @@ function componentRenames(document: OpenApiDocument, name: string, taken: Map<st
 
 /**
  * A copy of `value` with every internal `$ref` pointing where the target now is: a path under the
- * mount, a renamed component, a top-level extension under `x-stub-documents`. Security
+ * mount, a renamed component, a top-level extension under `x-mounted-documents`. Security
  * requirements name renamed schemes too. Recursive: a document nested deeper than the call stack
  * allows is refused by mountDocuments with a ConfigError, not a crash.
  */
@@ -191,5 +191,5 @@ function movedRef(ref: string, name: string, mount: string, renames: Map<string,
     return renamed === undefined ? ref : ['#', 'webhooks', escapePointerToken(renamed), ...tokens.slice(2)].join('/');
   }
   if (SECTIONS.has(section)) return ref;
-  return ['#', 'x-stub-documents', escapePointerToken(name), ...tokens].join('/');
+  return ['#', 'x-mounted-documents', escapePointerToken(name), ...tokens].join('/');
 }
