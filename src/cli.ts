@@ -8,6 +8,7 @@ import { ConfigError } from './config/config-error.js';
 import type { StubOptions } from './config/options.js';
 import { fixtureSchemaText } from './stub/fixture-schema-file.js';
 import { HELP } from './cli-help.js';
+import { COMMAND_LINE_OPTIONS, parseArgsOptions, type CommandLineOption } from './config/option-table.js';
 import { batchedSink } from './record/request-log.js';
 import { formatCoverage, type CoverageReport } from './record/coverage.js';
 import { formatDrift, type DriftReport } from './record/drift.js';
@@ -28,53 +29,12 @@ function exitWithError(message: string): never {
 
 const logSink = batchedSink((text) => process.stdout.write(text));
 
-/** Every flag the command line takes, as node:util's parseArgs reads them. */
-const OPTIONS = {
-  spec: { type: 'string', multiple: true },
-  overlay: { type: 'string', multiple: true },
-  fixtures: { type: 'string', multiple: true },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  token: { type: 'string', multiple: true },
-  'admin-token': { type: 'string' },
-  seed: { type: 'string' },
-  'max-body': { type: 'string' },
-  'max-state': { type: 'string' },
-  delay: { type: 'string' },
-  'stream-interval': { type: 'string' },
-  'stream-max-events': { type: 'string' },
-  chaos: { type: 'string' },
-  'chaos-faults': { type: 'string' },
-  'journal-limit': { type: 'string' },
-  'coverage-out': { type: 'string' },
-  workers: { type: 'string' },
-  stateful: { type: 'boolean' },
-  'seed-items': { type: 'string' },
-  'state-file': { type: 'string' },
-  'state-store': { type: 'string' },
-  webhook: { type: 'string', multiple: true },
-  'callback-hosts': { type: 'string' },
-  proxy: { type: 'string' },
-  'proxy-timeout': { type: 'string' },
-  'proxy-errors': { type: 'boolean' },
-  record: { type: 'string' },
-  'record-redact': { type: 'string' },
-  'no-watch': { type: 'boolean' },
-  'no-cors': { type: 'boolean' },
-  quiet: { type: 'boolean' },
-  strict: { type: 'boolean' },
-  'log-format': { type: 'string' },
-  'drain-ms': { type: 'string' },
-  compat: { type: 'string' },
-  dynamic: { type: 'boolean', short: 'd' },
-  errors: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-} as const;
+/** Every flag the command line takes, as node:util's parseArgs reads them (config/option-table.ts). */
+const OPTIONS = parseArgsOptions();
 
 /** Whether `--flag` is one of the stub's flags that takes a value. */
 function takesValue(flag: string): boolean {
-  const option = (OPTIONS as Record<string, { type: string }>)[flag.replace(/^--/, '')];
+  const option = OPTIONS[flag.replace(/^--/, '')];
   return option?.type === 'string';
 }
 
@@ -110,55 +70,52 @@ function parseOptions(argv: string[]): { options: StubOptions; workers: number }
   // STUB_TOKENS is read as given, even empty: a token list that was set but holds no token would
   // otherwise silently accept every token.
   const listed = process.env.STUB_TOKENS;
-  const tokens = values.token ?? (listed !== undefined ? listed.split(',').map((t) => t.trim()).filter(Boolean) : undefined);
-  if (listed !== undefined && !values.token && tokens?.length === 0) exitWithError('STUB_TOKENS: holds no token; give comma-separated tokens or unset it');
-  const options: StubOptions = {
-    // One --spec is one document; several are served on one port (docs/several-documents.md).
-    spec: values.spec?.length === 1 ? values.spec[0] : values.spec,
-    overlays: values.overlay,
-    fixtures: values.fixtures?.length === 1 ? values.fixtures[0] : values.fixtures,
-    port: values.port !== undefined ? integer('--port', values.port) : integer('PORT', env.PORT),
-    host: values.host ?? env.HOST,
-    tokens,
-    adminToken: values['admin-token'] ?? env.STUB_ADMIN_TOKEN,
-    seed: integer('--seed', values.seed),
-    maxBodyBytes: integer('--max-body', values['max-body']),
-    maxStateBytes: integer('--max-state', values['max-state']),
-    delayMs: delayOf(values.delay),
-    chaos: shareOf('--chaos', values.chaos),
-    chaosFaults: values['chaos-faults']?.split(',').map((fault) => fault.trim()).filter(Boolean) as StubOptions['chaosFaults'],
-    streamIntervalMs: integer('--stream-interval', values['stream-interval']),
-    streamMaxEvents: integer('--stream-max-events', values['stream-max-events']),
-    journalLimit: integer('--journal-limit', values['journal-limit']),
-    coverageOut: values['coverage-out'],
-    watch: !values['no-watch'],
-    cors: !values['no-cors'],
-    log: values.quiet ? false : logSink,
-    // Quiet is no request lines; what loading says still prints, on stderr.
-    warn: values.quiet ? (line) => void process.stderr.write(`${line}\n`) : undefined,
-    logFormat: values['log-format'] as StubOptions['logFormat'],
-    strict: values.strict,
-    stateful: values.stateful,
-    stateFile: values['state-file'],
-    seedItems: integer('--seed-items', values['seed-items']),
-    stateStore: values['state-store'],
-    webhooks: webhookTargets(values.webhook ?? []),
-    callbackHosts: values['callback-hosts']?.split(',').map((host) => host.trim()),
-    proxy: values.proxy,
-    proxyTimeoutMs: integer('--proxy-timeout', values['proxy-timeout']),
-    proxyErrors: values['proxy-errors'],
-    record: values.record,
-    recordRedact: values['record-redact']?.split(',').map((field) => field.trim()).filter(Boolean),
-    drainMs: integer('--drain-ms', values['drain-ms']),
-    compat: values.compat as StubOptions['compat'],
-    dynamic: values.dynamic,
-    errors: values.errors,
-  };
-  const workers = integer('--workers', values.workers) ?? 1;
+  const given = values.token as string[] | undefined;
+  const tokens = given ?? (listed !== undefined ? listed.split(',').map((t) => t.trim()).filter(Boolean) : undefined);
+  if (listed !== undefined && !given && tokens?.length === 0) exitWithError('STUB_TOKENS: holds no token; give comma-separated tokens or unset it');
+  const options: StubOptions = {};
+  for (const option of COMMAND_LINE_OPTIONS as readonly CommandLineOption[]) {
+    const value = read(option, (values as Record<string, unknown>)[option.flag], option.env === undefined ? undefined : env[option.env]);
+    if (option.key !== null && value !== undefined) (options as Record<string, unknown>)[option.key] = value;
+  }
+  options.tokens = tokens;
+  options.log = values.quiet ? false : logSink;
+  // Quiet is no request lines; what loading says still prints, on stderr.
+  options.warn = values.quiet ? (line) => void process.stderr.write(`${line}\n`) : undefined;
+  const workers = integer('--workers', values.workers as string | undefined) ?? 1;
   if (workers < 1 || workers > 64) exitWithError(`--workers: must be from 1 to 64, got ${workers}`);
   // Each worker would write its own version of the same fixture files over the others'.
   if (workers > 1 && options.record !== undefined) exitWithError('--record: records from one process; leave out --workers (or use --workers 1)');
   return { options, workers };
+}
+
+/**
+ * A flag's text as its option's value (see Reading), or the environment variable's when the flag
+ * was not given; undefined when neither was. A value that cannot be read stops the start, naming
+ * the flag.
+ */
+function read(option: CommandLineOption, given: unknown, fromEnv: string | undefined): unknown {
+  const flag = given === undefined && fromEnv !== undefined ? option.env! : `--${option.flag}`;
+  const text = (given ?? fromEnv) as string | string[] | boolean | undefined;
+  if (option.reading === 'off') return !text;
+  if (text === undefined) return undefined;
+  switch (option.reading) {
+    case 'texts':
+      // One --spec is one document; several are served on one port (docs/several-documents.md).
+      return Array.isArray(text) && text.length === 1 ? text[0] : text;
+    case 'whole':
+      return integer(flag, text as string);
+    case 'share':
+      return shareOf(flag, text as string);
+    case 'delay':
+      return delayOf(text as string);
+    case 'commas':
+      return (text as string).split(',').map((item) => item.trim()).filter(Boolean);
+    case 'pairs':
+      return webhookTargets(text as string[]);
+    default:
+      return text;
+  }
 }
 
 /** `--webhook newPlant=http://…` (repeatable) -> { newPlant: 'http://…' }; the name ends at the first `=`. */
