@@ -238,6 +238,7 @@ describe('what stops a start of several documents', () => {
     ['two documents answering one path', () => ({ spec: [join(bare, 'a.yaml'), join(bare, 'b.yaml')] }), /b\.yaml: \/paths\/~1health: b: GET \/health and a: GET \/health answer the same path; mount one apart/],
     ['fixtures named for a mount path no document has', () => ({ spec: [join(bare, 'a.yaml'), `/b=${join(bare, 'b.yaml')}`], fixtures: `/c=${bare}` }), /no document is mounted at \/c; mounted: a at \/, b at \/b/],
     ['an overlay named for a mount path no --spec gave', () => ({ spec: [join(bare, 'a.yaml'), `/b=${join(bare, 'b.yaml')}`], overlays: [`/c=${join(bare, 'a.yaml')}`] }), /no document is mounted at \/c by --spec/],
+    ['--proxy, which forwards to one API', () => ({ spec: [join(bare, 'a.yaml'), `/b=${join(bare, 'b.yaml')}`], proxy: 'http://127.0.0.1:9' }), /proxy: forwards to one real API, and several documents are served/],
     ['a mount path for a single document', () => ({ spec: `/b=${join(bare, 'b.yaml')}` }), /names a mount path, which only several documents take/],
   ])('%s', async (_name, options, message) => {
     await expect(startStub({ ...options(), port: 0, log: () => {}, watch: false })).rejects.toThrow(message);

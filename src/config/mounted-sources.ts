@@ -30,7 +30,7 @@ export function mountedSources(option: string, value: string | readonly string[]
  * The documents, fixtures folders and overlays as given: with one document, no mount path may be
  * named (it has nothing to tell apart) and one fixtures folder is taken; `documents` is empty.
  */
-export function resolveDocuments(options: { spec?: string | readonly string[]; fixtures?: string | readonly string[]; overlays?: readonly string[] }): {
+export function resolveDocuments(options: { spec?: string | readonly string[]; fixtures?: string | readonly string[]; overlays?: readonly string[]; proxy?: string }): {
   first: string | undefined;
   documents: MountedSource[];
   wholeFolder: string | undefined;
@@ -39,6 +39,8 @@ export function resolveDocuments(options: { spec?: string | readonly string[]; f
   const documents = mountedSources('spec', options.spec);
   const folders = mountedSources('fixtures', options.fixtures);
   const several = documents.length > 1;
+  // --proxy forwards to one real API, whose paths are one document's: a mount path would be sent to it.
+  if (several && options.proxy !== undefined) throw new ConfigError('proxy', 'forwards to one real API, and several documents are served; run one stub with --proxy per API');
   if (!several) {
     const one = 'a mount path before = names one of several documents, and one document is served';
     if (documents[0]?.mount != null) throw new ConfigError('spec', `${documents[0].mount}= names a mount path, which only several documents take; pass ${documents[0].source} alone, or more documents`);
