@@ -1,4 +1,4 @@
-// Hostile callbacks (issue 23, items 6-8): a receiver that answers with a body without end, a
+// Hostile callbacks: a receiver that answers with a body without end, a
 // callback aimed at the stub's own subscription operation, and callback URLs of any scheme or
 // host. The stub reads at most what it records, ends a chain of its own deliveries at once, and
 // follows only http(s) URLs on the hosts it allows, recording each refusal with its reason.

@@ -1,4 +1,4 @@
-// Slow readers of GET /__admin/events (issue 23, item 5): a reader that stops reading while
+// Slow readers of GET /__admin/events: a reader that stops reading while
 // requests keep coming is dropped once it is too far behind, instead of the stub holding
 // everything it has not read; a reader that keeps up gets every event, and one that reconnects
 // is followed again. The stub runs as its own process, so the test's readers are real clients.

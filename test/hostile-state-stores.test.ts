@@ -1,4 +1,4 @@
-// Hostile input, round three, against the shared state (issue 23, items 1-4): creates racing
+// Hostile input against the shared state: creates racing
 // through --workers, and a Redis that holds what another program wrote, carries messages the stub
 // never sent, or stops answering. Nothing acknowledged is lost, no instance dies, every answer is
 // valid JSON, and no request waits forever.

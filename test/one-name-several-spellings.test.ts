@@ -1,4 +1,4 @@
-// One name, several spellings (issue 31, rule 2): a request field sent as `FriendlyName`,
+// One name, several spellings: a request field sent as `FriendlyName`,
 // `friendlyName` or `friendly-name` is answered as the document's `friendly_name`, stateless (the
 // echo) and stateful (the create's answer and every later read agree), where the spelling is the
 // only one of its words in the request; two spellings of one name map to neither.

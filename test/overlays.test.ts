@@ -1,4 +1,4 @@
-// Corrections without editing the document (issue 33, overlays): OpenAPI Overlay 1.0 files given
+// Corrections without editing the document: OpenAPI Overlay 1.0 files given
 // with --overlay (startStub's `overlays`) change the document before it is read: an update merged
 // into what its JSONPath target selects, a remove, several files in order; an action selecting
 // nothing is a warning naming it; a broken overlay stops the start naming its file and pointer;

@@ -1,4 +1,4 @@
-// Pages that end where the client expects (issue 31, rule 5): a next-page URI whose schema says
+// Pages that end where the client expects: a next-page URI whose schema says
 // `format: uri` while the document's examples give a path relative to the API's host (Twilio's
 // `next_page_uri`) stays relative, on the stub's mount path, and the answer is not reported broken
 // for it; each page is a different slice; in stateful mode a list's `total`, page count and

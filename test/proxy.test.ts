@@ -1,4 +1,4 @@
-// Issue 20, part 2: --proxy against a real upstream (test/helpers/drifting-upstream.ts, an API
+// --proxy against a real upstream (test/helpers/drifting-upstream.ts, an API
 // with deliberate drifts from test/specs/plant-catalog.yaml), all over real HTTP on 127.0.0.1.
 import { createHash } from 'node:crypto';
 import { get, request as httpRequest, type IncomingHttpHeaders } from 'node:http';

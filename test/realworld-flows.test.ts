@@ -1,4 +1,4 @@
-// The issue-19 figures on real documents (../shared/realworld/, read from there, never copied):
+// What the stub does on real documents (../shared/realworld/, read from there, never copied):
 // in the default mode, how many item reads answer the id their path asked for and how many lists
 // have distinct ids; in stateful mode, how many collection/item pairs with a create and an item
 // read are found as resources, how many pass the round trip (create, read, a second create with
@@ -257,7 +257,7 @@ function sameForm(a: Json, b: Json): boolean {
 const files = documents();
 
 describe.skipIf(files.length === 0)('flows on the real documents of ../shared/realworld', () => {
-  it('reports the issue-19 figures and keeps to their floors', async () => {
+  it('reports the figures of real documents and keeps to their floors', async () => {
     for (const file of files) {
       const requests = await validRequests(file);
       await statelessFigures(file, requests);
@@ -272,7 +272,7 @@ describe.skipIf(files.length === 0)('flows on the real documents of ../shared/re
       `${line('reads answering what the create answered (its fields unchanged)', figures.readsAsCreated)}, ${figures.readsAsCreated.subset ?? 0} of them exactly the same`,
       `${line('lists with next-page fields followed to their end on the stub', figures.cursorLists)}, ${figures.cursorLists.subset} of them over more than one page`,
     ];
-    console.log(`issue-19 figures over ${files.length} documents\n  ${lines.join('\n  ')}`);
+    console.log(`figures of real documents over ${files.length} documents\n  ${lines.join('\n  ')}`);
     if (process.env.FLOWS_MISSES) for (const [name, t] of Object.entries(figures)) console.log(name, t.misses.join('\n  '));
     expect(percent(figures.itemReads)).toBeGreaterThanOrEqual(FLOORS.itemReads);
     expect(percent(figures.lists)).toBeGreaterThanOrEqual(FLOORS.lists);

@@ -1,4 +1,4 @@
-// Issue 20, part 3: --record writes the real API's answers as fixtures (one file per operation,
+// --record writes the real API's answers as fixtures (one file per operation,
 // one scenario per request and status, matched by the request), never a credential, and
 // --fixtures replays them offline with the recorded answers. docs/proxy.md's recorded file is
 // the one these requests write.

@@ -1,4 +1,4 @@
-// Issue 20, part 1: fixture scenarios chosen by what the request holds (`match`), run from the
+// Fixture scenarios chosen by what the request holds (`match`), run from the
 // examples of docs/request-matching.md over real HTTP, and `match` checked at start.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

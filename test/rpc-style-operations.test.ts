@@ -1,4 +1,4 @@
-// RPC-style operations (issue 31, rule 6): where no id is in the path (`chat.postMessage`,
+// RPC-style operations: where no id is in the path (`chat.postMessage`,
 // `conversations.info?channel=C1`), the fields a request sends in its query or body land in the
 // answer's properties of the same name (spelt alike), where they fit; and an operation documented
 // only as GET with a form request (a form request body, or Swagger 2.0's `consumes:

@@ -1,4 +1,4 @@
-// Ids a client can use (issue 31, rule 4): in stateful mode the ids the stub assigns fit the id's
+// Ids a client can use: in stateful mode the ids the stub assigns fit the id's
 // schema, the property's or, where that leaves the string open, the read's path parameter's
 // (`pattern`, `minLength`, `format`), so the created item is read back by its id instead of being
 // refused by the document's own 400 for the path parameter.

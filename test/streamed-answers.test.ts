@@ -1,4 +1,4 @@
-// Streamed answers (issue 31, rule 7) over HTTP: an SSE stream from a 3.2 `itemSchema`, one from
+// Streamed answers over HTTP: an SSE stream from a 3.2 `itemSchema`, one from
 // a JSON body's `"stream": true` ending with the document's `data: [DONE]`, NDJSON, JSON text
 // sequences from an array's items, a documented whole stream replayed (the one Prefer names), a fixture's scripted `events:`, the --stream-max-events bound, the
 // journal, and a client that leaves mid-stream. Events are read as they arrive and split at their

@@ -1,4 +1,4 @@
-// Streamed answers (issue 31, rule 7): the media types that are streams of events, one event as a
+// Streamed answers: the media types that are streams of events, one event as a
 // value, and each format's bytes for it. The engine plans events, the adapters (node:http and
 // fetch) write them one by one with this same text, so both send the same bytes.
 

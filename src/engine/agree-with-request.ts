@@ -4,6 +4,7 @@
 // in the answer's properties of their name (`?channel=C1` -> `channel`), and the items of a list
 // each get their own id, not the example's id repeated. Every change is kept only when the whole body still fits the
 // documented schema: where a value does not fit, the answer stays as the builder made it.
+import { isObject } from '../common/json-value.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import { fnv1a } from '../generate/seeded-random.js';
@@ -47,8 +48,8 @@ export function agreeWithRequest(operation: CompiledOperation, choice: Choice, a
   if (answer.body === null || typeof answer.body !== 'object') return answer;
   if (answer.bodyViolations !== null && answer.bodyViolations.length > 0) return answer;
   // Nothing to agree with (no path value, and no array or object that could be a list: POST
-  // /plants's echo): the answer as it is, before the copy and the name scans, which cost about 6%
-  // of a POST /plants's CPU when done anyway (node --cpu-prof under 50 connections, issue 22).
+  // /plants's echo): the answer as it is, before the copy and the name scans, which are a
+  // measurable share of a small answer's CPU (docs/benchmark.md).
   const shape = pathShape(operation);
   // An echo already answers what was sent.
   const fields = shape.params.length === 0 && answer.choiceKind !== 'echo' && sent ? sentFields(sent) : null;
@@ -262,6 +263,3 @@ function holdsStructure(body: object): boolean {
   return false;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}

@@ -79,7 +79,7 @@ export function pageOfRequest(paging: CursorPaging | null, query: URLSearchParam
  */
 export function cursorPages(paging: CursorPaging | null, answer: BuiltResponse, request: PlainRequest, query: URLSearchParams, stubBase: string | null): BuiltResponse {
   if (paging === null || request.method !== 'GET' || answer.status < 200 || answer.status > 299 || !answer.plan?.json || answer.choiceKind === 'scenario') return answer;
-  if (!isObject(answer.body) || (answer.bodyViolations !== null && answer.bodyViolations.length > 0)) return answer;
+  if (!isPlainObject(answer.body) || (answer.bodyViolations !== null && answer.bodyViolations.length > 0)) return answer;
   const next = answer.next !== undefined ? answer.next : statelessNext(paging, query, answer.body);
   const pathAndQuery = next === null || paging.param === null ? null : `${escapedPath(request.path)}?${withCursor(query, paging.param, next)}`;
   const link = pathAndQuery === null || stubBase === null ? null : stubBase + pathAndQuery;
@@ -117,8 +117,8 @@ function statelessNext(paging: CursorPaging, query: URLSearchParams, body: JsonO
 
 /** The id of the last item of the body's list (the first array of objects, at the top or one level down). */
 export function lastItemId(body: JsonObject): string | null {
-  for (const value of [...Object.values(body), ...Object.values(body).filter(isObject).flatMap((inner) => Object.values(inner))]) {
-    if (!Array.isArray(value) || value.length === 0 || !isObject(value[value.length - 1])) continue;
+  for (const value of [...Object.values(body), ...Object.values(body).filter(isPlainObject).flatMap((inner) => Object.values(inner))]) {
+    if (!Array.isArray(value) || value.length === 0 || !isPlainObject(value[value.length - 1])) continue;
     const last = value[value.length - 1] as JsonObject;
     const key = findIdKey(Object.keys(last), ID_NAMES);
     const id = key === null ? undefined : last[key];
@@ -137,7 +137,7 @@ function withCursor(query: URLSearchParams, param: string, cursor: string): stri
 function nestedHolders(body: JsonObject): Array<[string, JsonObject]> {
   const holders: Array<[string, JsonObject]> = [];
   for (const [key, value] of Object.entries(body)) {
-    if (!HOLDERS.has(squashedName(key)) || !isObject(value)) continue;
+    if (!HOLDERS.has(squashedName(key)) || !isPlainObject(value)) continue;
     const copy = { ...value };
     body[key] = copy;
     holders.push([key, copy]);
@@ -175,8 +175,8 @@ function nextValues(name: string, value: unknown, made: Made): unknown[] {
   // null where it fits, also where the answer left the field out (a list from the state): a client
   // reads the end there.
   if (next === null) return absent ? [null] : [null, LEFT_OUT];
-  if (isObject(value) && 'offset' in value) return [{ ...value, offset: next, path: made.pathAndQuery, uri: made.link ?? value.uri }];
-  if (isObject(value) && typeof value.href === 'string') return made.link === null ? [] : [{ ...value, href: made.link }];
+  if (isPlainObject(value) && 'offset' in value) return [{ ...value, offset: next, path: made.pathAndQuery, uri: made.link ?? value.uri }];
+  if (isPlainObject(value) && typeof value.href === 'string') return made.link === null ? [] : [{ ...value, href: made.link }];
   if (value !== null && !absent && typeof value !== 'string') return [];
   // A relative link (Twilio's `/2010-04-01/…?PageToken=…`, a `…_uri` that holds no absolute URL)
   // stays relative, under the mount path.
@@ -201,6 +201,7 @@ function tryValue(holder: JsonObject, key: string, value: unknown, fits: () => b
   return false;
 }
 
-function isObject(value: unknown): value is JsonObject {
+/** A plain JSON object: not an array, and not a class instance such as an exact number's holder. */
+function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 }

@@ -12,7 +12,7 @@ export interface EngineResponse {
   headers: Record<string, string>;
   /** Already serialized; for a stream, its whole text (what the journal keeps and faults cut). */
   body: string;
-  /** A stream of events (issue 31, rule 7): the adapters send `stream.events` one by one instead of `body` at once. */
+  /** A stream of events: the adapters send `stream.events` one by one instead of `body` at once. */
   stream?: StreamBody;
   /**
    * The scenario that answered (where the answer came from): a fixture's scenario name,

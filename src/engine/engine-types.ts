@@ -1,7 +1,7 @@
-// The values the engine's stages hand each other, in one file of types so that no stage imports
-// another for its types: a refusal, the client's selection, the chosen answer, the built body,
-// and stateful mode's stored resources and changes. (The engine's output, EngineResponse, is in
-// engine-response.ts.)
+// The values the engine's stages hand each other, in one file of types, so that a stage need not
+// import another for a type: a refusal, the client's selection, the chosen answer, the built
+// body, and stateful mode's stored resources and changes. (The engine's output, EngineResponse,
+// is in engine-response.ts; a stage that calls another's function imports that stage.)
 import type { ResponsePlan } from '../openapi/compiled-model.js';
 import type { ResourceActionKind } from '../openapi/compile-resources.js';
 import type { ListFigure } from '../openapi/list-figures.js';
@@ -11,7 +11,7 @@ import type { Scenario } from './scenario.js';
 
 /**
  * Which refusal this is (refusals.ts), for a renderer that words it its own way (Prism's problem
- * types, prism-refusals.ts); refusals no renderer singles out have none.
+ * types, prism-answers.ts); refusals no renderer singles out have none.
  */
 export type RefusalName =
   | 'noOperation' | 'methodNotAllowed' | 'unauthenticated' | 'invalid' | 'unsupportedMediaType'

@@ -92,7 +92,7 @@ function problemAnswer(problem: ProblemType, detail: string, refusal: Refusal, o
   const body = { type: `https://stoplight.io/prism/errors#${problem.type}`, title: problem.title, status: problem.status, detail, ...extra };
   const headers: Record<string, string> = { ...refusal.headers, 'content-type': PROBLEM_MEDIA_TYPE };
   if (refusal.name === 'invalid' || refusal.name === 'brokenAnswer') headers['sl-violations'] = violationsHeader(refusal.name === 'invalid' ? refusal.violations : [], [], refusal.name === 'brokenAnswer' ? refusal.violations : []);
-  return answer(problem.status, headers, JSON.stringify(body), refusal, operation, null);
+  return prismAnswer(problem.status, headers, JSON.stringify(body), refusal, operation, null);
 }
 
 /**
@@ -127,15 +127,15 @@ function documentedAnswer(refusal: Refusal, operation: CompiledOperation, exampl
   }
   const withSchema = plan.variants.find((variant) => variant.schemaPointer !== null);
   if (withSchema) return body(status, headers, withSchema, operation.generate(withSchema.schemaPointer!, 'error', false), refusal, operation);
-  return answer(status, headers, '', refusal, operation, plan);
+  return prismAnswer(status, headers, '', refusal, operation, plan);
 }
 
 function body(status: number, headers: Record<string, string>, plan: ResponsePlan, value: unknown, refusal: Refusal, operation: CompiledOperation): EngineResponse {
   if (plan.contentType !== null) headers['content-type'] = plan.contentType;
-  return answer(status, headers, serializeBody(value, false, plan.contentType, plan.writeXml), refusal, operation, plan);
+  return prismAnswer(status, headers, serializeBody(value, false, plan.contentType, plan.writeXml), refusal, operation, plan);
 }
 
-function answer(status: number, headers: Record<string, string>, text: string, refusal: Refusal, operation: CompiledOperation | null, documented: ResponsePlan | null): EngineResponse {
+function prismAnswer(status: number, headers: Record<string, string>, text: string, refusal: Refusal, operation: CompiledOperation | null, documented: ResponsePlan | null): EngineResponse {
   return {
     status,
     headers,

@@ -40,10 +40,10 @@ export function validateRequest(
   query: URLSearchParams,
 ): ExactJson | null | Refusal {
   const violations = operation.validateParameters(pathParams, query, request.headers);
-  const media = mediaOf(operation, request);
+  const media = requestMediaOf(operation, request);
   // A body the operation cannot take at all is 415 (RFC 9110 §15.5.16), naming what it takes.
   if (typeof media === 'string') return unsupported([...violations, media], operation);
-  const body = operation.body ? readBody(operation.body.required, media, request, violations) : null;
+  const body = operation.body ? parseRequestBody(operation.body.required, media, request, violations) : null;
   return violations.length > 0 ? requestRefusals.invalid(violations, operation.invalidStatus) : body;
 }
 
@@ -51,7 +51,7 @@ export function validateRequest(
  * The documented media type the request's body is in: null when there is no body, a violation
  * (text) when the operation documents no body or not this media type.
  */
-function mediaOf(operation: CompiledOperation, request: PlainRequest): MediaPlan | null | string {
+function requestMediaOf(operation: CompiledOperation, request: PlainRequest): MediaPlan | null | string {
   if (request.body.length === 0) return null;
   if (!operation.body || operation.body.media.length === 0) return '/: this operation takes no request body; send none';
   const contentType = String(request.headers['content-type'] ?? '');
@@ -61,7 +61,7 @@ function mediaOf(operation: CompiledOperation, request: PlainRequest): MediaPlan
   return `/: the content type ${contentType === '' ? 'is missing' : `"${contentType}" is not accepted`}; send ${accepted}`;
 }
 
-function readBody(required: boolean, plan: MediaPlan | null, request: PlainRequest, violations: string[]): ExactJson | null {
+function parseRequestBody(required: boolean, plan: MediaPlan | null, request: PlainRequest, violations: string[]): ExactJson | null {
   if (plan === null) {
     if (required) violations.push('/: a request body is required');
     return null;

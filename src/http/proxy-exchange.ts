@@ -6,7 +6,7 @@
 import { violationsHeaderText } from '../common/violations-header.js';
 import type { IncomingMessage } from 'node:http';
 import type { ProxyDecision } from '../proxy/proxy-decision.js';
-import { checkBody, checkHead, checkMedia, lacksOperation, wantsBody, CHECK_CAP_BYTES, type AnswerCheck } from '../proxy/check-answer.js';
+import { checkUpstreamBody, checkHead, checkMedia, lacksOperation, wantsBody, CHECK_CAP_BYTES, type AnswerCheck } from '../proxy/check-answer.js';
 import { clientHeaders, upstreamHeaders } from '../proxy/proxy-headers.js';
 import type { ProxySetup } from '../proxy/proxy-setup.js';
 import { RECORD_BODY_CAP, type FixtureRecorder } from '../proxy/record-fixtures.js';
@@ -115,7 +115,7 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
     // Frontend code may read the violations too (the upstream's own CORS headers, if any, win).
     if (exchange.settings.cors) applyCors(req, res, operation?.responseHeaderNames ?? '');
     const headers = clientHeaders(answer.headers);
-    const header = violationsHeader(violations, note.responseViolations);
+    const header = proxiedViolationsHeader(violations, note.responseViolations);
     if (header !== null) headers['x-mock-violations'] = header;
     res.writeHead(status, headers);
   };
@@ -123,7 +123,7 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
   // Held back only when there is a document body to check; anything else streams at once.
   const checkable = plan !== null && wantsBody(plan, answer.headers);
   if (!checkable || Number(answer.headers['content-length']) > CHECK_CAP_BYTES) {
-    if (plan) finish(checkable ? checkBody(plan, answer.headers, null) : { violations: checkMedia(plan, answer.headers), undeclared: [] }, false);
+    if (plan) finish(checkable ? checkUpstreamBody(plan, answer.headers, null) : { violations: checkMedia(plan, answer.headers), undeclared: [] }, false);
     return stream(exchange, answer, writeHead, record, note, [], idleMs);
   }
   const chunks: Buffer[] = [];
@@ -147,13 +147,13 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
     clearTimeout(stalled);
     answer.off('data', onData).off('end', onEnd);
     answer.pause();
-    finish(checkBody(plan, answer.headers, null), false);
+    finish(checkUpstreamBody(plan, answer.headers, null), false);
     stream(exchange, answer, writeHead, record, note, chunks, idleMs);
   };
   const onEnd = () => {
     clearTimeout(stalled);
     if (plan === null) return;
-    finish(checkBody(plan, answer.headers, Buffer.concat(chunks, held)), true);
+    finish(checkUpstreamBody(plan, answer.headers, Buffer.concat(chunks, held)), true);
     writeHead();
     res.end(Buffer.concat(chunks, held));
     record();
@@ -223,7 +223,7 @@ function recorded(status: number, operation: CompiledOperation | null, plan: Res
 }
 
 /** `3 violations: request /name: is required; response /water: must be an integer`, at most 1 KiB of visible ASCII; null when there are none. */
-export function violationsHeader(request: readonly string[], response: readonly string[]): string | null {
+export function proxiedViolationsHeader(request: readonly string[], response: readonly string[]): string | null {
   if (request.length + response.length === 0) return null;
   return violationsHeaderText([...request.map((v) => `request ${v}`), ...response.map((v) => `response ${v}`)]);
 }

@@ -44,7 +44,7 @@ function proceed(exchange: Exchange): void {
 /** `note`: --proxy fell back to the mock, and why (said in X-Mock-Proxy and the journal). */
 function answerFromMock(exchange: Exchange, note?: ProxyNote): void {
   const marked = note ? (response: EngineResponse) => ({ ...response, headers: { ...response.headers, 'x-mock-proxy': note.outcome }, proxy: note }) : unmarked;
-  const answered = answer(exchange);
+  const answered = engineAnswer(exchange);
   // Only a store outside this process (stateful mode across workers or instances) answers later.
   if (answered instanceof Promise) answered.then((response) => sendAnswer(exchange, marked(response)), (error: unknown) => sendAnswer(exchange, internalError(exchange.request, error)));
   else sendAnswer(exchange, marked(answered));
@@ -68,7 +68,7 @@ function toPlainRequest(req: IncomingMessage): PlainRequest {
   };
 }
 
-function answer({ stub, request }: Exchange): EngineResponse | Promise<EngineResponse> {
+function engineAnswer({ stub, request }: Exchange): EngineResponse | Promise<EngineResponse> {
   try {
     return stub.handle(request);
   } catch (error) {

@@ -1,4 +1,4 @@
-// The node:http adapter's way of sending a streamed answer (issue 31, rule 7): the headers at
+// The node:http adapter's way of sending a streamed answer: the headers at
 // once, then each event after its delay, as a real streaming API does, so a client's
 // `for await` sees the events arrive one by one. A client that leaves stops the stream.
 import type { ServerResponse } from 'node:http';

@@ -1,5 +1,5 @@
 // What a streaming media type (text/event-stream, JSON lines, JSON text sequences) documents about
-// its events, read once per response (issue 31, rule 7): the schema each event is (OpenAPI 3.2's
+// its events, read once per response: the schema each event is (OpenAPI 3.2's
 // `itemSchema`, else the media type's `schema`: LLM APIs' chunk schema), the terminator the
 // document names (`data: [DONE]`), and the whole streams its examples give.
 import type { LoadedDocument } from './load-document.js';

@@ -55,11 +55,11 @@ export function checkHead(operation: CompiledOperation, status: number, headers:
 }
 
 /** `body`: the whole body as received (still encoded), or null when it was larger than the cap. */
-export function checkBody(plan: ResponsePlan, headers: IncomingHttpHeaders, body: Buffer | null): AnswerCheck {
+export function checkUpstreamBody(plan: ResponsePlan, headers: IncomingHttpHeaders, body: Buffer | null): AnswerCheck {
   if (body !== null && body.length === 0) return { violations: plan.contentType !== null && plan.validateBody ? [`/: the body is empty; the document describes one for ${plan.key}`] : [], undeclared: [] };
   const media = checkMedia(plan, headers);
   if (media.length > 0 || plan.contentType === null) return { violations: media, undeclared: [] };
-  const variant = mediaOf(plan, String(headers['content-type'] ?? ''))!;
+  const variant = answeredMediaOf(plan, String(headers['content-type'] ?? ''))!;
   if (body === null) return { violations: [], undeclared: [], unchecked: `the body is larger than ${CHECK_CAP_BYTES} bytes; only its status, headers and media type were checked` };
   if (!variant.json || !variant.validateBody) return { violations: [], undeclared: [] };
   const decoded = decode(body, String(headers['content-encoding'] ?? ''));
@@ -81,19 +81,19 @@ export function checkBody(plan: ResponsePlan, headers: IncomingHttpHeaders, body
 export function checkMedia(plan: ResponsePlan, headers: IncomingHttpHeaders): string[] {
   const contentType = headers['content-type'];
   if (plan.contentType === null) return contentType === undefined ? [] : [`/: the document describes no body for ${plan.key}, the answer has one (${contentType})`];
-  if (mediaOf(plan, String(contentType ?? '')) !== null) return [];
+  if (answeredMediaOf(plan, String(contentType ?? '')) !== null) return [];
   const documented = [...new Set([plan, ...plan.variants].map((v) => v.contentType))].join(', ');
   return [`/headers/content-type: "${contentType ?? ''}" is not documented for ${plan.key} (documented: ${documented})`];
 }
 
 /** Whether the answer's body is one the document lets the stub check (a documented JSON media type), so it is worth holding back. */
 export function wantsBody(plan: ResponsePlan, headers: IncomingHttpHeaders): boolean {
-  const variant = mediaOf(plan, String(headers['content-type'] ?? ''));
+  const variant = answeredMediaOf(plan, String(headers['content-type'] ?? ''));
   return variant !== null && variant.json && variant.validateBody !== null;
 }
 
 /** The documented media type the answer is in (exact, `type/*`, `*\/*`), else null. */
-function mediaOf(plan: ResponsePlan, contentType: string): ResponsePlan | null {
+function answeredMediaOf(plan: ResponsePlan, contentType: string): ResponsePlan | null {
   const base = contentType.split(';')[0].trim().toLowerCase();
   const variants = plan.variants.length > 0 ? plan.variants : [plan];
   const [type] = base.split('/');

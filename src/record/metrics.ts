@@ -6,8 +6,8 @@
 //
 // Counting is a few additions to plain numbers; prom-client turns them into the text format only
 // when scraped. Why not prom-client's Counter and Histogram on the hot path: importing prom-client
-// takes 50 ms and more of the main thread (measured on this machine, against a start-up the
-// benchmark counts), and its label hashing runs on every observation; a stub that is never
+// takes a share of the start-up the benchmark counts (docs/benchmark.md), and its label hashing
+// runs on every observation; a stub that is never
 // scraped pays neither. The numbers are handed over in prom-client's own JSON form
 // (`getMetricsAsJSON`), which its AggregatorRegistry adds up across --workers and writes as text.
 import type { EngineResponse } from '../engine/engine-response.js';
@@ -123,8 +123,7 @@ export class Metrics {
   /**
    * The requests counter's key for these labels. Under load the same few label sets repeat, so the
    * last key is kept and used again: a Map lookup with a key string built per request hashes it
-   * anew each time, 0.45 µs against 0.04 µs for a string it has seen (measured on this machine,
-   * 3 million lookups each); the recorder's answered event took 1.4 µs in all before this.
+   * anew each time, about ten times the cost of a lookup with a string it has seen (docs/benchmark.md).
    */
   private requestsKey(operation: string, status: string, origin: string): string {
     const last = this.lastRequests;

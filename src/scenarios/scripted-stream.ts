@@ -1,4 +1,4 @@
-// A fixture scenario's scripted stream (`events:`, issue 31, rule 7), checked at start like a body:
+// A fixture scenario's scripted stream (`events:`), checked at start like a body:
 // its status must document a stream media type, and each event's data must fit that stream's item
 // schema. An event is a JSON value (its data), or `{data, event?, id?, delay?}`.
 import type { ConfigError } from '../config/config-error.js';

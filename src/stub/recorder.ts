@@ -87,10 +87,9 @@ export class Recorder {
 
   /**
    * The answered event for a server's answer, run at the end of this event-loop turn (setImmediate)
-   * with every other answer of the turn: under 50 connections many requests finish per turn, and
-   * recording them one after another, away from Node's HTTP code, cost the recording about 40%
-   * less CPU per POST /plants than recording each between two answers (perf's on-CPU samples under
-   * the records, 5.1 -> 3.1 µs per request; bench/perf-profile.js, issue 22). Whatever reads the
+   * with every other answer of the turn: under load many requests finish per turn, and recording
+   * them one after another, away from Node's HTTP code, costs less CPU than recording each between
+   * two answers (docs/benchmark.md, "Why the hot path reads as it does"). Whatever reads the
    * records (the journal, coverage, drift, metrics, live followers) calls `settle` first, so no
    * reader sees them late; a client that has its answer can only ask in a later turn.
    */
