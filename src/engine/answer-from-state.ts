@@ -61,7 +61,7 @@ export function answerFromState(
   const count = facts.count ?? 0;
 
   if (action.kind === 'create') {
-    const item = createdBody(body, resource.bodyEnvelope);
+    const item = sentItem(body, resource);
     if (!item) return null;
     let id = identityOf(item[resource.idField]);
     if (id === null) {
@@ -95,7 +95,7 @@ export function answerFromState(
       return respond(answered(current), { action: 'delete', resource: resource.name, id, item: null });
     case 'replace':
     case 'merge': {
-      const sent = createdBody(body, resource.bodyEnvelope);
+      const sent = sentItem(body, resource);
       if (!sent) return null;
       // What only the server sets survives a replace: the client never sends it.
       const kept = isExactObject(current) ? Object.fromEntries(resource.serverFields.filter((key) => key in current).map((key) => [key, current[key]])) : {};
@@ -146,7 +146,7 @@ function putCreate(
   resource: Resource, count: number, id: string, pathParams: Record<string, string>, body: ExactJson | null,
   respond: (value: unknown, change: StateChange | null) => Choice, answered: (item: unknown) => unknown,
 ): Choice | Refusal | null {
-  const item = createdBody(body, resource.bodyEnvelope);
+  const item = sentItem(body, resource);
   if (!item) return null;
   if (count >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
   item[resource.idField] = pathValue(id, resource.idKind === 'integer');
@@ -197,6 +197,13 @@ function addServerFields(operation: CompiledOperation, resource: Resource, envel
   const made = envelope !== null && isExactObject(whole) ? whole[envelope] : whole;
   if (!isExactObject(made)) return;
   for (const key of resource.serverFields) if (made[key] !== undefined && item[key] === undefined) item[key] = made[key];
+}
+
+/** The item a client sent, without what an `x-stub-server-set` hint says only the server sets. */
+function sentItem(body: ExactJson | null, { bodyEnvelope, serverSet }: Resource): Record<string, unknown> | null {
+  const item = createdBody(body, bodyEnvelope);
+  if (item !== null) for (const key of serverSet) delete item[key];
+  return item;
 }
 
 /** A create whose identity is taken: the documented 409, else the documented 400, in the API's own error shape. */

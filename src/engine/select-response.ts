@@ -53,8 +53,10 @@ export function selectResponse(
 
 function defaultChoice(plan: ResponsePlan, echoesBody: boolean): Choice {
   // Only a success echoes the request: an operation whose first documented answer is a 401 or a
-  // 302 answers that as documented, not with the request poured into it.
-  if (echoesBody && plan.project && isSuccessResponse(plan)) return { kind: 'echo', plan, status: plan.status };
+  // 302 answers that as documented, not with the request poured into it. An example the
+  // document's `x-stub-example` names is what its author wants answered, echo or not.
+  const hinted = plan.hintedExample !== null && plan.examples.has(plan.hintedExample);
+  if (echoesBody && plan.project && isSuccessResponse(plan) && !hinted) return { kind: 'echo', plan, status: plan.status };
   return exampleOrGenerated(plan, plan.status);
 }
 

@@ -6,6 +6,7 @@ import type HandlebarsModule from 'handlebars';
 import type { Faker } from '@faker-js/faker';
 import { cheapRandomizer, fnv1a } from '../generate/seeded-random.js';
 import { generatorLibraries } from '../generate/generator-libraries.js';
+import { fakerMethod } from '../generate/faker-methods.js';
 import { isObject } from '../common/json-value.js';
 import { stringifyExact } from '../common/exact-json.js';
 import type { ExactJson, PlainRequest } from '../common/plain-http.js';
@@ -115,15 +116,6 @@ export function offsetMs(text: string): number | null {
   const ms = (match[1] === '-' ? -1 : 1) * Number(match[2]) * unit;
   // Within a century either way: beyond, a date is no longer one a client can read.
   return Math.abs(ms) <= 100 * 366 * 86_400_000 ? ms : null;
-}
-
-/** faker's method at a dotted path (`person.fullName`), bound; null when there is none. */
-export function fakerMethod(faker: Faker, path: string): (() => unknown) | null {
-  const parts = path.split('.');
-  let owner: unknown = faker;
-  for (const part of parts.slice(0, -1)) owner = isObject(owner) || typeof owner === 'object' ? (owner as Record<string, unknown>)[part] : undefined;
-  const method = owner && typeof owner === 'object' ? (owner as Record<string, unknown>)[parts[parts.length - 1]] : undefined;
-  return typeof method === 'function' ? () => (method as () => unknown).call(owner) : null;
 }
 
 function seededRandomizer(seed: number) {

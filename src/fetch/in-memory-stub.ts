@@ -63,7 +63,7 @@ export class InMemoryStub {
     for (const line of summarizeWarnings(compiled.warnings)) options.warn(line);
     const fixtures = scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled);
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
-    const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
+    const resources = options.stateful ? compileResources(spec, compiled) : null;
     const state: EngineState = {
       compiled, document: spec.document as Record<string, unknown>, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null,
       defaultDelayMs: options.delayMs, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, script: { seed: options.seed ?? 0, chaos: null }, sessions: new Sessions(), resources,

@@ -257,7 +257,8 @@ class Compilation {
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return { ...out, enum: schema.enum };
     for (const k of PLAIN_KEYWORDS) if (schema[k] !== undefined) setOwn(out, k, schema[k]);
     compileNumberBounds(schema, out);
-    const fakerSpec = schema['x-faker'] ?? schema.faker;
+    // `x-stub-generate` is the stub's own name for the same thing (stub-hints.ts checks its method).
+    const fakerSpec = schema['x-faker'] ?? schema['x-stub-generate'] ?? schema.faker;
     if (fakerSpec !== undefined) {
       out.faker = normaliseFaker(fakerSpec);
       this.usesFaker = true;

@@ -213,14 +213,14 @@ function withoutNull(schema: Record<string, unknown>): JsonSchema {
 }
 
 /**
- * Whether generating data for `document` may call faker: an `x-faker` (or jsf's `faker`) keyword,
+ * Whether generating data for `document` may call faker: an `x-faker` (or `x-stub-generate`, or jsf's `faker`) keyword,
  * or a property whose name a hint reads (any name a hint might read, whatever the object around
  * it). Conservative, so a document it clears never needs faker, and a runtime may leave faker's
  * locale data unloaded.
  */
 export function mayUseFaker(document: unknown): boolean {
   const everyone: HintContext = { around: new Set([...PERSON, ...ORGANISATION]) };
-  return anyKey(document, (key) => key === 'x-faker' || key === 'faker' || mayHint(nameWords(key), everyone));
+  return anyKey(document, (key) => key === 'x-faker' || key === 'x-stub-generate' || key === 'faker' || mayHint(nameWords(key), everyone));
 }
 
 function mayHint(words: string[], context: HintContext): boolean {

@@ -30,6 +30,7 @@ import { collectExamples, compileResponses } from './compile-responses.js';
 import { formKind, isJsonMediaType } from './media-types.js';
 import { pickSuccess } from './success-rule.js';
 import { STUB_POLICY, type CompatPolicy } from '../config/compat-policy.js';
+import { readStubHints } from './stub-hints.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'] as const;
 
@@ -107,6 +108,8 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
     reason: `data generated for this schema breaks it on every try (${violations.slice(0, 3).join('; ')}); the least broken is served`,
   });
   for (const warning of options.validationCopy?.warnings ?? []) warnings.add(warning);
+  // A wrong hint stops the start (or the reload) before anything acts on it.
+  const hints = readStubHints(spec);
   const policy = options.policy ?? STUB_POLICY;
   const compiler = createSchemaCompiler(spec, warnings.add, options.validationCopy?.copy, policy.wording);
   const generator = createDataGenerator(spec.document, { seed: options.seed, staticData: policy.staticData });
@@ -206,7 +209,7 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
     }
     refuseWarnings(warnings.list);
   }
-  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document), policy, mounted: spec.mounted ?? [], alternatives };
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document), policy, mounted: spec.mounted ?? [], alternatives, hints };
 }
 
 /**

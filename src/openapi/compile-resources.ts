@@ -4,103 +4,35 @@
 // POST) merges and DELETE removes. The item's id is the property the document uses (id-property.ts), its bodies may be
 // wrapped in an envelope (`{"data": {...}}`), and the properties only the server sets are noted
 // so a create can store them. Path pairs that fit no resource are listed with the reason, and
-// answer as they do without stateful mode.
-// Over 300 lines: the model's types (Resource, ResourceAction) stay above the inference that fills
-// them, and the rules that decide a resource's id, envelopes and scope read the same views of one
-// path pair; the types move to a file of their own when either grows.
+// answer as they do without stateful mode. The document's `x-stub-*` hints correct the inference:
+// `x-stub-resource` (resource-hints.ts) keeps a pair or an operation out, or names the resource
+// and its id; a property's `x-stub-id` names the id, its `x-stub-server-set` a field only the
+// server sets.
+// Over 300 lines: the rules that decide a resource's id, envelopes and scope read the same views
+// of one path pair; the model's types are in resource-model.ts.
 import { nameWords } from '../generate/name-words.js';
-import type { CompiledOperation } from './compiled-model.js';
+import type { CompiledOperation, CompiledSpec } from './compiled-model.js';
 import type { LoadedDocument } from './load-document.js';
-import type { Validator } from './schema-compiler.js';
 import { followRefs } from './follow-ref.js';
 import { deref, isSchema, objectView, schemaTypes, type ObjectView, type Schema } from './schema-view.js';
 import { findIdKey, itemIdNames, KEYED_BY_NAME, normalizedName, resourceWord } from './id-property.js';
-import { listFiguresOf, type ListFigure } from './list-figures.js';
+import { listFiguresOf } from './list-figures.js';
+import type { Resource, ResourceAction, ResourceActionKind, Resources, StatelessPair } from './resource-model.js';
 import { re2 } from './re2.js';
 import { idFromConstraints, type IdConstraints } from '../generate/id-values.js';
+import type { StubHints } from './stub-hints.js';
+import { ConfigError } from '../config/config-error.js';
+import { pairHints, type PairHints } from './resource-hints.js';
 
-export type ResourceActionKind = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'delete';
-
-export interface Resource {
-  /** The collection path as documented (`/plants`); the key of the resource in the state. */
-  name: string;
-  /** The item path as documented (`/plants/{id}`). */
-  itemPath: string;
-  /** The item path's parameter (`id` of `/plants/{id}`). */
-  idParam: string;
-  /** The body property that carries the identity: the one the document's answers use (`gid`, `sid`), else the parameter's name when the created body has it, else `id`. */
-  idField: string;
-  /**
-   * How the stub makes an identity for a created body that carries none; `pattern` redraws
-   * `idTemplate`; `format` takes the id of data generated for the answer (`format: ipv4`).
-   */
-  idKind: 'integer' | 'uuid' | 'string' | 'pattern' | 'format';
-  /** `pattern`: a valid id (the schema's example) new ids are drawn like. */
-  idTemplate: string | null;
-  /** `format`, `pattern`: an id drawn for `key` (the same key, the same id; the answer's data's where it fits the id's schema); null when none is made. */
-  drawId: ((key: string) => string | null) | null;
-  /** Whether a string id fits the id's pattern and lengths; null where the id is no constrained string. */
-  idFits: ((id: string) => boolean) | null;
-  /** The id's `minLength` (0 for none): a counted id is padded with zeros to it. */
-  minLength: number;
-  /** Validates one stored item (the create operation's JSON body schema); null when none is documented. */
-  validateItem: Validator | null;
-  /** The request bodies' envelope property (`data` of `{"data": {...}}`); null when the body is the item. */
-  bodyEnvelope: string | null;
-  /** The item answers' envelope property; null when the answer is the item. */
-  answerEnvelope: string | null;
-  /** Properties the answers carry that requests never send (`created_at`, `size`): made at create time and stored with the item. */
-  serverFields: string[];
-  /**
-   * The collection's parent path parameters and the item properties they name
-   * (`{AccountSid}` -> `account_sid`): an item belongs to the parent it was created under, and is
-   * listed and read only there. Parameters no property names do not scope.
-   */
-  scope: Array<{ param: string; field: string; integer: boolean }>;
-  /** Which operation does what, for GET /__admin/resources. */
-  operations: Partial<Record<ResourceActionKind, string>>;
-}
-
-export interface ResourceAction {
-  kind: ResourceActionKind;
-  resource: Resource;
-  /** list: the property of the documented list object that holds the items; null for a bare array. */
-  listField: string | null;
-  /** list: the operation documents a `limit` query parameter, so it is honoured. */
-  limitParam: boolean;
-  /** list: the page and page-size query parameters it documents (`page`, `per_page`) and the size's default. */
-  paging?: { page: string; size: string; defaultSize: number } | null;
-  /** list: the figures its answer declares about the whole list (`total`, `meta.num_pages`), answered from the store. */
-  figures?: readonly ListFigure[];
-  /**
-   * The envelope this operation's answer wraps the item in: the resource's, unless this answer's
-   * own schema has no such property (a create answering a bare `{"test_case_uuid": ...}` where
-   * reads answer `{"evaluation_test_case": {...}}`).
-   */
-  envelope: string | null;
-}
-
-/** A collection/item path pair stateful mode left alone, and why. */
-export interface StatelessPair {
-  collection: string;
-  item: string;
-  reason: string;
-}
-
-export interface Resources {
-  /** Operation key (`GET /plants/{id}`) -> what it does to which resource. */
-  actions: ReadonlyMap<string, ResourceAction>;
-  /** Collection path -> resource, in document order. */
-  byName: ReadonlyMap<string, Resource>;
-  /** Path pairs that look like a collection and its items but were not made stateful. */
-  stateless: readonly StatelessPair[];
-}
+export type { Resource, ResourceAction, ResourceActionKind, ResourceHinted, Resources, StatelessPair } from './resource-model.js';
 
 // `/plants/{id}` and `/Messages/{Sid}.json`: a collection path, the id parameter, a suffix both share.
 const ITEM_PATH = /^(.+)\/\{([^{}/]+)\}(\.[A-Za-z0-9]+)?$/;
 const ITEM_ACTIONS: Record<string, ResourceActionKind> = { GET: 'read', PUT: 'replace', PATCH: 'merge', DELETE: 'delete' };
 
-export function compileResources(spec: LoadedDocument, operations: readonly CompiledOperation[]): Resources {
+/** Stateful mode's resources, with what the document's `x-stub-*` hints say of them (checked when `compiled` was). */
+export function compileResources(spec: LoadedDocument, compiled: Pick<CompiledSpec, 'operations' | 'hints'>): Resources {
+  const { operations, hints } = compiled;
   const byPath = new Map<string, Map<string, CompiledOperation>>();
   for (const operation of operations) {
     let methods = byPath.get(operation.path);
@@ -116,17 +48,21 @@ export function compileResources(spec: LoadedDocument, operations: readonly Comp
     const name = match[1] + (match[3] ?? '');
     const collection = byPath.get(name);
     if (!collection) continue;
-    const create = collection.get('POST') ?? null;
-    const list = collection.get('GET') ?? null;
-    const itemOperations = Object.keys(ITEM_ACTIONS).filter((method) => itemMethods.has(method));
+    const leave = (reason: string) => stateless.push({ collection: name, item: itemPath, reason });
+    const hinted = pairHints(spec, hints, name, itemPath, [...collection.values(), ...itemMethods.values()]);
+    if (hinted.never !== null) { leave(`${hinted.never} says never stateful`); continue; }
+    // An operation a hint keeps out of stateful mode answers as without it.
+    const kept = (operation: CompiledOperation | undefined) => (operation !== undefined && !hinted.left.has(operation) ? operation : null);
+    const create = kept(collection.get('POST'));
+    const list = kept(collection.get('GET'));
+    const itemOperations = Object.keys(ITEM_ACTIONS).filter((method) => kept(itemMethods.get(method)) !== null);
     // Stripe, OpenAI and Twilio update an item by POST to its path, with the fields to change: a
     // merge, as PATCH, where the path has no PATCH. A POST without a body is an action (`/jobs/{id}` starts one).
-    if (itemMethods.get('POST')?.body && !itemMethods.has('PATCH')) itemOperations.push('POST');
-    const leave = (reason: string) => stateless.push({ collection: name, item: itemPath, reason });
+    if (kept(itemMethods.get('POST'))?.body && !itemMethods.has('PATCH')) itemOperations.push('POST');
     if (create === null && list === null) { leave('the collection has neither a POST (create) nor a GET (list)'); continue; }
     if (itemOperations.length === 0) { leave('the item path has no GET, PUT, PATCH or DELETE'); continue; }
     const idParam = match[2];
-    const resource = describeResource(spec, name, itemPath, idParam, create, itemMethods.get('GET') ?? null);
+    const resource = describeResource(spec, name, itemPath, idParam, create, kept(itemMethods.get('GET')), hints, hinted);
     byName.set(name, resource);
     const plain = { resource, listField: null, limitParam: false, envelope: resource.answerEnvelope };
     if (create) bind(actions, resource, create, { ...plain, kind: 'create', envelope: envelopeOf(spec, create, resource) });
@@ -139,7 +75,19 @@ export function compileResources(spec: LoadedDocument, operations: readonly Comp
       bind(actions, resource, operation, { ...plain, kind: ITEM_ACTIONS[method] ?? 'merge', envelope: envelopeOf(spec, operation, resource) });
     }
   }
+  refuseNamesGivenTwice(spec, [...byName.values()]);
   return { actions, byName, stateless };
+}
+
+/** Two resources a hint gives one name would be one in the admin API: the start stops, naming both hints. */
+function refuseNamesGivenTwice(spec: LoadedDocument, resources: readonly Resource[]): void {
+  const given = new Map<string, string>();
+  for (const { hinted } of resources) {
+    if (hinted.name === null) continue;
+    const before = given.get(hinted.name.value);
+    if (before !== undefined) throw new ConfigError(spec.file, `${hinted.name.from.replace(/^x-stub-resource at /, '')}/name: "${hinted.name.value}" is already the name of another resource (${before}); each resource takes its own`);
+    given.set(hinted.name.value, hinted.name.from);
+  }
 }
 
 function bind(actions: Map<string, ResourceAction>, resource: Resource, operation: CompiledOperation, action: ResourceAction): void {
@@ -156,7 +104,7 @@ function envelopeOf(spec: LoadedDocument, operation: CompiledOperation, resource
 }
 
 /** A resource's id property, envelopes and server-only fields, read from its create body and its item answer. */
-function describeResource(spec: LoadedDocument, name: string, itemPath: string, idParam: string, create: CompiledOperation | null, read: CompiledOperation | null): Resource {
+function describeResource(spec: LoadedDocument, name: string, itemPath: string, idParam: string, create: CompiledOperation | null, read: CompiledOperation | null, hints: StubHints, hinted: PairHints): Resource {
   const names = [...itemIdNames(idParam, resourceWord(name)), KEYED_BY_NAME];
   const body = unwrapped(spec, create ? jsonBodySchema(spec, create) : null, names);
   const answer = unwrapped(spec, schemaAt(spec, (read ?? create)?.success?.schemaPointer), names);
@@ -169,7 +117,11 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
   // parameter's format (`ipv6`) is the id.
   const byFormat = answerId === null ? propertyOfFormat(spec, answer.view, paramSchema) : null;
   const byName = answer.view ? findIdKey(answer.view.properties.keys(), [KEYED_BY_NAME]) : null;
-  const idField = answerId ?? byFormat ?? byName ?? (body.view?.properties.has(idParam) ? idParam : 'id');
+  // A hint names the id outright: the pair's `x-stub-resource: { idProperty }`, else a property's `x-stub-id: true`.
+  const views = [answer.view, body.view].filter((view) => view !== null);
+  const marked = views.flatMap((view) => [...view.properties].filter(([, property]) => hints.isSet(property, 'x-stub-id'))).at(0);
+  const idHint = hinted.idProperty ?? (marked ? { value: marked[0], from: `x-stub-id at ${hints.pointer(marked[1], 'x-stub-id')}` } : null);
+  const idField = idHint?.value ?? answerId ?? byFormat ?? byName ?? (body.view?.properties.has(idParam) ? idParam : 'id');
   const idSchema = answer.view?.properties.get(idField) ?? body.view?.properties.get(idField);
   // The read's path must take the id: where the property leaves a string open and the path
   // parameter says more (`format: uuid`, a pattern), new ids follow the parameter.
@@ -202,6 +154,11 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
     return [{ param, field, integer: schemaTypes(deref(spec, answer.view!.properties.get(field))).includes('integer') }];
   });
   const serverFields = answer.view ? [...answer.view.properties.keys()].filter((key) => key !== idField && !sent.has(nameWords(key).join('_'))) : [];
+  // What a hint says the server sets is made by it even where the client's body may send it.
+  const serverSet: Record<string, string> = {};
+  for (const view of views) {
+    for (const [key, property] of view.properties) if (key !== idField && !(key in serverSet) && hints.isSet(property, 'x-stub-server-set')) serverSet[key] = `x-stub-server-set at ${hints.pointer(property, 'x-stub-server-set')}`;
+  }
   return {
     name,
     itemPath,
@@ -216,7 +173,9 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
     bodyEnvelope: body.envelope,
     answerEnvelope: answer.envelope,
     // Only when the create's answer documents them: a document whose answers echo the request has none.
-    serverFields: create ? serverFields : [],
+    serverFields: create ? [...new Set([...serverFields, ...Object.keys(serverSet)])] : [],
+    serverSet: Object.keys(serverSet),
+    hinted: { name: hinted.name, idProperty: idHint ? { from: idHint.from } : null, serverSet },
     scope,
     operations: {},
   };

@@ -41,9 +41,12 @@ function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: st
   const response = followToObject(spec, raw, pointer);
   const content = isSchema(response.value.content) ? response.value.content : {};
   const headers = compileHeaders(spec, compiler, response.value.headers, `${response.pointer}/headers`, generate);
+  const hint = response.value['x-stub-example'];
   const shared = {
     key,
     status: statusFor(key),
+    // Checked at start (stub-hints.ts): the name of one of this response's examples.
+    hintedExample: typeof hint === 'string' ? hint : null,
     headers,
     sampleHeaders: Object.freeze(Object.fromEntries(headers.filter((h) => h.sample !== null).map((h) => [h.name, h.sample!]))),
   };
@@ -63,7 +66,7 @@ function compileResponse(spec: LoadedDocument, compiler: SchemaCompiler, key: st
 function compileMedia(
   spec: LoadedDocument,
   compiler: SchemaCompiler,
-  shared: Pick<ResponsePlan, 'key' | 'status' | 'headers' | 'sampleHeaders'>,
+  shared: Pick<ResponsePlan, 'key' | 'status' | 'headers' | 'sampleHeaders' | 'hintedExample'>,
   contentType: string | null,
   media: Schema | null,
   responsePointer: string,
@@ -76,7 +79,7 @@ function compileMedia(
   const validateBody = json && schemaPointer ? compiler.compile(schemaPointer) : null;
   // Checking examples compiles the response's validator, so it happens on first use of the examples.
   let sorted: { valid: Map<string, unknown>; broken: Map<string, unknown> } | null = null;
-  const sortExamples = () => (sorted ??= setAsideBrokenExamples(spec.file, collectExamples(spec, media), validateBody, schemaPointer, warn, policy.brokenExamplesServed));
+  const sortExamples = () => (sorted ??= setAsideBrokenExamples(spec.file, hintedFirst(collectExamples(spec, media), shared.hintedExample), validateBody, schemaPointer, warn, policy.brokenExamplesServed));
   return {
     ...shared,
     contentType,
@@ -129,6 +132,12 @@ export function collectExamples(spec: LoadedDocument, media: Schema | null): Map
   }
   if (media.example !== undefined && !examples.has('default')) examples.set('default', media.example);
   return examples;
+}
+
+/** The examples with the one `x-stub-example` names first, so it is the one served by default. */
+function hintedFirst(examples: Map<string, unknown>, hinted: string | null): Map<string, unknown> {
+  if (hinted === null || !examples.has(hinted)) return examples;
+  return new Map([[hinted, examples.get(hinted)], ...[...examples].filter(([name]) => name !== hinted)]);
 }
 
 /**

@@ -15,6 +15,7 @@ import type { Secrets } from './secrets.js';
 import type { CallbackPlan, OutboundPlan } from './compile-outbound.js';
 import type { CompatPolicy } from '../config/compat-policy.js';
 import type { StreamPlan } from './compile-stream.js';
+import type { StubHints } from './stub-hints.js';
 
 export interface MediaPlan {
   /** The media type as documented, lower-case (`application/json`, `application/*`, `*\/*`). */
@@ -60,6 +61,8 @@ export interface ResponsePlan {
   examples: Map<string, unknown>;
   /** Examples that break the response's own schema: a warning at start, served only when asked for by name. */
   brokenExamples: Map<string, unknown>;
+  /** The example the response's `x-stub-example` names: first of `examples`, and answered by default even where a success would echo; null for none. */
+  hintedExample: string | null;
   headers: HeaderPlan[];
   /** The documented headers with their sample values, sent with every answer of this response. */
   sampleHeaders: Readonly<Record<string, string>>;
@@ -141,6 +144,8 @@ export interface CompiledSpec {
   serverOrigins: readonly string[];
   /** Where the answers follow Prism's conventions instead of the stub's, read by the stages that differ. */
   policy: CompatPolicy;
+  /** The document's `x-stub-*` hints, checked at start, by where each is written (stub-hints.ts). */
+  hints: StubHints;
 }
 
 export interface RenderedError {

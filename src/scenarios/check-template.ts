@@ -5,9 +5,10 @@
 import { ConfigError } from '../config/config-error.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { nearestName } from '../common/nearest-name.js';
+import { fakerMethod, fakerMethodNames } from '../generate/faker-methods.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 import { isObject } from '../common/json-value.js';
-import { TemplateEngineMissing, BUILT_IN_HELPERS, TEMPLATE_HELPERS, compileTree, fakerMethod, holdsTemplate, offsetMs, parseTemplate, type RenderTree } from '../engine/templates.js';
+import { TemplateEngineMissing, BUILT_IN_HELPERS, TEMPLATE_HELPERS, compileTree, holdsTemplate, offsetMs, parseTemplate, type RenderTree } from '../engine/templates.js';
 import { generatorLibraries } from '../generate/generator-libraries.js';
 import { cheapRandomizer } from '../generate/seeded-random.js';
 
@@ -80,7 +81,7 @@ function checkHelperArguments(name: string, call: hbs.AST.MustacheStatement | hb
     } catch {
       return; // faker not loaded here (a page that serves no faker data): checked when rendered
     }
-    if (!fakerMethod(faker, literal)) throw problem(`faker has no method "${literal}" (write it as faker's module and method: 'person.fullName', 'internet.email')`);
+    if (!fakerMethod(faker, literal)) throw problem(`faker has no method "${literal}"${didYouMean(literal, fakerMethodNames(faker))} (write it as faker's module and method: 'person.fullName', 'internet.email')`);
   }
   if (name === 'now') {
     const offset = call.hash?.pairs.find((pair) => pair.key === 'offset')?.value;

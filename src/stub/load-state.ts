@@ -46,7 +46,7 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   const fixtures = options.documents.length > 1 ? await loadDocumentFixtures(options, compiled) : await loadFixtures(options.fixtures, compiled, options.fixturesGiven);
   for (const line of fixtures.said ?? []) log(line);
   for (const warning of fixtures.warnings) log(`warning: ${warning.file}: ${warning.reason}`);
-  const resources = options.stateful ? compileResources(spec, compiled.operations) : null;
+  const resources = options.stateful ? compileResources(spec, compiled) : null;
   return {
     compiled, document: spec.document as Record<string, unknown>, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: [...(spec.overlayWarnings ?? []), ...fixtures.warnings], sticky: null,
     defaultDelayMs: options.delayMs, defaultDelaySpread: options.delaySpread, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, script: { seed: options.seed ?? 0, chaos: options.chaos }, sessions: new Sessions(), resources,

@@ -19,7 +19,7 @@ beforeAll(async () => {
   await loadGeneratorLibraries();
   const spec = await loadDocument(SPEC);
   const compiled = compileSpec(spec, { tokens: [], seed: 1 });
-  state = { compiled, scenarios: new Map(), sticky: null, defaultDelayMs: 0, resources: compileResources(spec, compiled.operations) };
+  state = { compiled, scenarios: new Map(), sticky: null, defaultDelayMs: 0, resources: compileResources(spec, compiled) };
 });
 
 function stored(): LocalStateStore {
