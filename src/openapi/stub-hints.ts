@@ -15,6 +15,9 @@ import { fakerMethod, fakerMethodNames } from '../generate/faker-methods.js';
 import type { LoadedDocument } from './load-document.js';
 import { followToObject } from './follow-ref.js';
 import { deref, objectView, schemaTypes, type Schema } from './schema-view.js';
+import { CONSUMES_EXTENSION } from './swagger-consumes.js';
+import { EXACT_INTEGER } from './validation-copy.js';
+import { UNIQUE_ITEMS } from './unique-items-keyword.js';
 
 /** Where each hint may be written. */
 type Site = 'path item' | 'operation' | 'response' | 'schema property';
@@ -30,6 +33,8 @@ const HINT_SITES = {
 export type HintKey = keyof typeof HINT_SITES;
 const HINT_KEYS = Object.keys(HINT_SITES) as HintKey[];
 const RESOURCE_KEYS = ['name', 'idProperty'];
+/** Extensions the stub writes itself (a converted Swagger 2.0 operation's `consumes`, the validation copy's keywords): no hints. */
+const OWN_EXTENSIONS = new Set([CONSUMES_EXTENSION, EXACT_INTEGER, UNIQUE_ITEMS]);
 const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const']);
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']);
 
@@ -86,7 +91,7 @@ export function readStubHints(spec: LoadedDocument): StubHints {
     // A `properties` map's keys are the names of properties, whatever they are.
     const names = tokens.at(-1) === 'properties';
     for (const [key, value] of Object.entries(node)) {
-      if (key.startsWith('x-stub-') && !Array.isArray(node) && !names) {
+      if (key.startsWith('x-stub-') && !OWN_EXTENSIONS.has(key) && !Array.isArray(node) && !names) {
         const pointer = `${tokens.map((token) => `/${escapePointerToken(token)}`).join('')}/${escapePointerToken(key)}`;
         const problem = checkHint(spec, key, value, node as Schema, siteOf(tokens));
         if (problem === null) hints.add(node, key as HintKey, pointer);
