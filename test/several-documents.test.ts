@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
+import { createFetchHandler } from '../src/fetch.js';
+import { load } from 'js-yaml';
 import { post, request } from './helpers/http.js';
 import { pollUntil } from './helpers/poll.js';
 
@@ -253,5 +255,34 @@ describe('what stops a start of several documents', () => {
     } finally {
       await apart.close();
     }
+  });
+});
+
+describe('the fetch handler with several documents', () => {
+  it('serves each under its mount path, with its own checks, fixtures and name', async () => {
+    const handle = await createFetchHandler({
+      documents: [{ document: USERS }, { document: orders(), mount: '/orders', fixtures: [load(ORDER_FIXTURE) as object] }],
+      baseUrl: 'http://api.test', log: () => {},
+    });
+    const send = (method: string, path: string, headers: Record<string, string>, body?: object) =>
+      handle(new Request(`http://api.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const cases: Array<[string, string, Record<string, string>, object | undefined, number, unknown]> = [
+      ['POST', '/users/people', USER, { name: 'x'.repeat(21) }, 400, { code: expect.any(String), message: '/name: must NOT have more than 20 characters' }],
+      ['POST', '/orders/items', ORDER, { sku: 'A' }, 422, { errors: expect.any(Array) }],
+      ['GET', '/people', {}, undefined, 404, { detail: 'no operation of the spec matches GET /people; the documents served: users at /users, orders at /orders' }],
+    ];
+    for (const [method, path, headers, body, status, shape] of cases) {
+      const answer = (await send(method, path, headers, body))!;
+      expect([path, answer.status]).toEqual([path, status]);
+      expect(await answer.json()).toMatchObject(shape as object);
+    }
+    const scripted = (await send('POST', '/orders/items', { ...ORDER, 'x-mock-scenario': 'out-of-stock' }, { sku: 'ABC-1' }))!;
+    expect(scripted.status).toBe(422);
+    expect(await scripted.json()).toEqual({ errors: ['the item is out of stock'] });
+    expect(handle.requests().map((entry) => entry.document)).toEqual(['users', 'orders', undefined, 'orders']);
+  });
+
+  it('refuses `document` and `documents` together, naming both', async () => {
+    await expect(createFetchHandler({ document: USERS, documents: [{ document: orders() }] })).rejects.toThrow('documents: is given with `document`');
   });
 });

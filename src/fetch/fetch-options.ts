@@ -7,8 +7,15 @@ import { wholeNumber } from '../config/whole-number.js';
 import { compatPolicy, type CompatOptions, type CompatPolicy } from '../config/compat-policy.js';
 
 export interface FetchHandlerOptions extends CompatOptions {
-  /** The OpenAPI document (3.0, 3.1 or 3.2): the parsed object, or its YAML or JSON text. Required. */
-  document: object | string;
+  /** The OpenAPI document (3.0, 3.1 or 3.2): the parsed object, or its YAML or JSON text. Required, unless `documents` is given. */
+  document?: object | string;
+  /**
+   * Several documents served together, each under its mount path (as the server's `--spec`
+   * repeated, docs/several-documents.md): `mount` (default: its first server's path), `name` (for
+   * the journal and coverage; default: its title, lower-case, dashes for spaces), and `fixtures`
+   * naming its operations as it writes them. Instead of `document`.
+   */
+  documents?: ReadonlyArray<FetchDocument>;
   /**
    * Scenario fixtures, each one file of `fixtures/`: its YAML or JSON text, or its parsed content
    * (`{ operation: 'POST /plants', scenarios: { 'duplicate-id': { status: 400, body: {…} } } }`).
@@ -54,8 +61,19 @@ export interface FetchHandlerOptions extends CompatOptions {
   log?: (line: string) => void;
 }
 
-export interface ResolvedFetchOptions {
+/** One of several documents given to the fetch handler. */
+export interface FetchDocument {
   document: object | string;
+  mount?: string;
+  name?: string;
+  fixtures?: ReadonlyArray<object | string>;
+}
+
+export interface ResolvedFetchOptions {
+  /** The one document; null when `documents` is given. */
+  document: object | string | null;
+  /** Several documents; empty with one. */
+  documents: ReadonlyArray<FetchDocument>;
   fixtures: ReadonlyArray<object | string>;
   /** The base URL as given, '' when none. */
   baseUrl: string;
@@ -86,13 +104,22 @@ export interface BaseUrl {
 
 export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetchOptions {
   if (options === null || typeof options !== 'object') throw new ConfigError('options', 'must be an object with at least `document`');
-  const { document } = options;
-  if (typeof document !== 'string' && (document === null || typeof document !== 'object' || Array.isArray(document))) {
-    throw new ConfigError('document', 'is required: the OpenAPI document as an object, or its YAML or JSON text');
+  const { document, documents = [] } = options;
+  const isDocument = (value: unknown) => typeof value === 'string' || (value !== null && typeof value === 'object' && !Array.isArray(value));
+  if (!Array.isArray(documents)) throw new ConfigError('documents', 'must be an array of { document, mount?, name?, fixtures? }');
+  if (documents.length > 0 && document !== undefined) throw new ConfigError('documents', 'is given with `document`; give one document as `document`, or all of them in `documents`');
+  documents.forEach((entry, i) => {
+    if (entry === null || typeof entry !== 'object' || !isDocument(entry.document)) throw new ConfigError(`documents[${i}]`, 'must be { document, mount?, name?, fixtures? } with the OpenAPI document as an object, or its YAML or JSON text');
+    if (entry.mount !== undefined && (typeof entry.mount !== 'string' || !/^(\/[^/{}?#\s]+)+$/.test(entry.mount))) throw new ConfigError(`documents[${i}].mount`, `must be a path such as /orders, got ${String(entry.mount)}`);
+    if (entry.fixtures !== undefined && !Array.isArray(entry.fixtures)) throw new ConfigError(`documents[${i}].fixtures`, 'must be an array of fixture files (each { operation, scenarios })');
+  });
+  if (documents.length === 0 && !isDocument(document)) {
+    throw new ConfigError('document', 'is required: the OpenAPI document as an object, or its YAML or JSON text (or several in `documents`)');
   }
   if (options.fixtures !== undefined && !Array.isArray(options.fixtures)) throw new ConfigError('fixtures', 'must be an array of fixture files (each { operation, scenarios })');
   const resolved: ResolvedFetchOptions = {
-    document,
+    document: documents.length > 0 ? null : document!,
+    documents,
     fixtures: options.fixtures ?? [],
     baseUrl: options.baseUrl ?? '',
     seed: options.seed,

@@ -14,7 +14,8 @@ import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { mayUseFaker } from '../generate/name-hints.js';
 import { isXmlMediaType } from '../openapi/media-types.js';
 import { anyKey } from '../common/any-key.js';
-import { scenarioTable, type FixtureSource } from '../scenarios/load-fixtures.js';
+import { joinFixtures, scenarioTable, type FixtureSource, type LoadedFixtures } from '../scenarios/load-fixtures.js';
+import type { CompiledSpec } from '../openapi/compiled-model.js';
 import { parseYamlFile } from '../config/parse-yaml.js';
 import { Sessions } from '../engine/sessions.js';
 import { loadTemplateEngine } from '../engine/templates.js';
@@ -50,18 +51,17 @@ export class InMemoryStub {
 
   /** Opens and compiles everything; a broken document or fixture rejects with a ConfigError naming it. */
   static async open(options: ResolvedFetchOptions): Promise<InMemoryStub> {
-    const value = typeof options.document === 'string' ? parseDocument('document', options.document) : options.document;
-    const spec: LoadedDocument = await openDocument('document', value, NO_FILES);
+    const spec = await openDocuments(options);
     // Generation, XML writing and patterns stay synchronous: their libraries load first, faker,
     // the XML writer and RE2 only for a document that may need them (most of a page's download).
     const xml = anyKey(spec.document, isXmlMediaType);
     const patterns = anyKey(spec.document, (key) => key === 'pattern' || key === 'patternProperties');
     // The template engine only for fixtures that hold a template (`{{request.body.name}}`).
-    const templated = JSON.stringify(options.fixtures).includes('{{');
+    const templated = JSON.stringify([options.fixtures, options.documents.map((entry) => entry.fixtures)]).includes('{{');
     await Promise.all([loadGeneratorLibraries({ faker: mayUseFaker(spec.document) || templated }), xml ? importXmlLibrary() : null, patterns ? importRe2() : null, templated ? loadTemplateEngine() : null]);
     const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict, policy: options.policy });
     for (const line of summarizeWarnings(compiled.warnings)) options.warn(line);
-    const fixtures = scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled);
+    const fixtures = [scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled), ...documentFixtures(options, compiled)].reduce(joinFixtures);
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
     const resources = options.stateful ? compileResources(spec, compiled) : null;
     const state: EngineState = {
@@ -107,4 +107,31 @@ export class InMemoryStub {
 /** A fixture given as text is parsed as its file would be; `name` stands for the file in errors. */
 function fixtureSource(name: string, value: object | string): FixtureSource {
   return { file: name, value: typeof value === 'string' ? parseYamlFile(name, value) : value };
+}
+
+/** The document, or several mounted as one (as the server's `--spec` repeated). */
+async function openDocuments(options: ResolvedFetchOptions): Promise<LoadedDocument> {
+  const valueOf = (file: string, document: object | string) => (typeof document === 'string' ? parseDocument(file, document) : document);
+  if (options.documents.length === 0) return openDocument('document', valueOf('document', options.document!), NO_FILES);
+  const parts = await Promise.all(options.documents.map(async (entry, i) => {
+    const spec = await openDocument(`documents[${i}]`, valueOf(`documents[${i}]`, entry.document), NO_FILES);
+    return { spec, mount: entry.mount ?? null, name: entry.name ?? nameOf(spec, i) };
+  }));
+  // Imported when several documents are given: a page serving one does not download it.
+  const { mountDocuments } = await import('../openapi/mount-documents.js');
+  return mountDocuments(parts);
+}
+
+/** A document's name from its title (`Orders API` -> `orders-api`), else its place in `documents`. */
+function nameOf(spec: LoadedDocument, i: number): string {
+  const title = typeof spec.document.info?.title === 'string' ? spec.document.info.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') : '';
+  return title || `documents-${i}`;
+}
+
+/** Each document's own fixtures, which name its operations as it writes them. */
+function documentFixtures(options: ResolvedFetchOptions, compiled: CompiledSpec): LoadedFixtures[] {
+  return options.documents.map((entry, i) => {
+    const { name, mount } = compiled.mounted[i];
+    return scenarioTable((entry.fixtures ?? []).map((value, j) => fixtureSource(`documents[${i}].fixtures[${j}]`, value)), compiled, { document: name, mount });
+  });
 }

@@ -22,7 +22,7 @@ import { generateFitting } from './generate-fitting.js';
 import { secretsOf } from './secrets.js';
 import { compileCallbacks, compileWebhooks } from './compile-outbound.js';
 import { runAtOnce, type Steps } from '../common/slices.js';
-import { DOCUMENT_EXTENSION } from './mount-documents.js';
+import { DOCUMENT_EXTENSION } from './open-document.js';
 import { serverBasePath, serverOrigins } from './server-urls.js';
 import { fragmentAlternatives } from './fragment-operations.js';
 import type { BodyPlan, CompiledOperation, CompiledSpec, MediaPlan, NamedOperation, OperationPlans } from './compiled-model.js';

@@ -8,12 +8,11 @@
 import { ConfigError } from '../config/config-error.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 import { setOwn } from '../common/json-value.js';
-import { lookingUpOnce, type LoadedDocument, type MountedDocument, type OpenApiDocument } from './open-document.js';
+import { DOCUMENT_EXTENSION, lookingUpOnce, type LoadedDocument, type MountedDocument, type OpenApiDocument } from './open-document.js';
 import { upgradeTo31 } from './upgrade-to-31.js';
 import { serverBasePath } from './server-urls.js';
 
-/** The extension each path item of a mounted document carries: the name of the document it came from. */
-export const DOCUMENT_EXTENSION = 'x-mounted-from';
+export { DOCUMENT_EXTENSION };
 
 export type { MountedDocument };
 
@@ -21,6 +20,8 @@ export type { MountedDocument };
 export interface DocumentToMount {
   spec: LoadedDocument;
   mount: string | null;
+  /** Its name when the caller gives one (the fetch handler's documents have no file name). */
+  name?: string;
 }
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']);
@@ -91,7 +92,7 @@ function namesAndMounts(parts: readonly DocumentToMount[]): MountedDocument[] {
   for (const part of parts) counts.set(base(part.spec.file), (counts.get(base(part.spec.file)) ?? 0) + 1);
   const names = new Set<string>();
   return parts.map((part, i) => {
-    let name = counts.get(base(part.spec.file))! > 1 ? titleOf(part.spec, base(part.spec.file)) : base(part.spec.file);
+    let name = part.name ?? (counts.get(base(part.spec.file))! > 1 ? titleOf(part.spec, base(part.spec.file)) : base(part.spec.file));
     if (names.has(name)) name = `${name}-${i + 1}`;
     names.add(name);
     const mount = part.mount ?? serverBasePath(part.spec.document);

@@ -27,6 +27,9 @@ export interface LoadedDocument {
   mounted?: MountedDocument[];
 }
 
+/** The extension each path item of a mounted document carries (mount-documents.ts): the name of the document it came from. */
+export const DOCUMENT_EXTENSION = 'x-mounted-from';
+
 /** One of several documents served on one port. */
 export interface MountedDocument {
   /** How the journal, coverage and metrics name it: its file name without extension (its title where two clash). */

@@ -11,7 +11,7 @@ import { loadDocument, type LoadedDocument } from '../openapi/load-document.js';
 import { loadDocumentOffThread } from '../openapi/load-off-thread.js';
 import { mountDocuments } from '../openapi/mount-documents.js';
 import { loadFixtures } from '../scenarios/fixture-folder.js';
-import type { LoadedFixtures } from '../scenarios/load-fixtures.js';
+import { joinFixtures, type LoadedFixtures } from '../scenarios/load-fixtures.js';
 
 /**
  * Every document read (in a worker thread for a reload, when `signal` is given) and mounted. An
@@ -63,25 +63,4 @@ export async function loadDocumentFixtures(options: ResolvedOptions, compiled: C
     all.push(await loadFixtures(source, compiled, true, { document: document.name, mount: document.mount }));
   }
   return all.reduce(joinFixtures);
-}
-
-function joinFixtures(a: LoadedFixtures, b: LoadedFixtures): LoadedFixtures {
-  const scenarios = new Map([...a.scenarios].map(([key, table]) => [key, new Map(table)]));
-  for (const [key, table] of b.scenarios) {
-    const joined = scenarios.get(key) ?? new Map();
-    for (const [name, scenario] of table) {
-      const before = joined.get(name);
-      if (before) throw new ConfigError(scenario.file, `/scenarios/${name}: a scenario of this name is already defined for ${key} in ${before.file}`);
-      joined.set(name, scenario);
-    }
-    scenarios.set(key, joined);
-  }
-  const sequences = new Map(a.sequences);
-  for (const [key, sequence] of b.sequences) {
-    if (sequences.has(key)) throw new ConfigError(sequence.file, `/sequence: ${key} already has a sequence in ${sequences.get(key)!.file}`);
-    sequences.set(key, sequence);
-  }
-  const triggers = new Map(a.triggers);
-  for (const [key, fired] of b.triggers) triggers.set(key, [...(triggers.get(key) ?? []), ...fired]);
-  return { scenarios, sequences, triggers, warnings: [...a.warnings, ...b.warnings], said: [...(a.said ?? []), ...(b.said ?? [])] };
 }
