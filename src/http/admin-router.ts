@@ -139,7 +139,8 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
     if (state === null) return statefulOff(res);
     res.type('application/json').send(state);
   });
-  router.put('/state', express.text({ type: () => true, limit: STATE_BODY_LIMIT }), async (req, res) => {
+  // Read up to what --max-state keeps (a large demo is set up in one request), so the parser is made per request.
+  router.put('/state', (req, res, next) => express.text({ type: () => true, limit: stub.stateDocumentLimit() })(req, res, next), async (req, res) => {
     if (!stub.stateful) return statefulOff(res);
     const violations = await stub.replaceState(typeof req.body === 'string' ? req.body : '');
     if (violations.length > 0) return sendProblem(res, adminRefusals.stateDoesNotFit(violations));
@@ -193,9 +194,6 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   });
   return router;
 }
-
-/** The largest state document PUT /__admin/state takes. */
-const STATE_BODY_LIMIT = 16 * 1024 * 1024;
 
 function unknownWebhook(stub: StubAdmin, res: Response, name: string): void {
   sendProblem(res, adminRefusals.unknownWebhook(name, stub.webhookNames()));

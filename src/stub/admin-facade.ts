@@ -24,6 +24,9 @@ import type { AdminChange, WholeServer } from './whole-server.js';
 export type { ScenarioListing } from './scenario-listing.js';
 
 
+/** A state document is read up to this size at least (what PUT /__admin/state always took). */
+const SMALLEST_STATE_DOCUMENT = 16 * 1024 * 1024;
+
 /** The parts of the stub the admin API works through. */
 export interface AdminParts {
   version: ServedVersion;
@@ -204,6 +207,11 @@ export class StubAdmin {
   resourcesReport(): object | null {
     const { resources } = this.parts.version.current;
     return resources ? resourcesReport(resources) : null;
+  }
+
+  /** The largest state document PUT /__admin/state reads: one holding as many items as --max-state keeps. */
+  stateDocumentLimit(): number {
+    return this.parts.state()?.documentLimit() ?? SMALLEST_STATE_DOCUMENT;
   }
 
   /** Replaces the stored resources with a state document; its violations when it is not one. */

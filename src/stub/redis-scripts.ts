@@ -11,7 +11,7 @@
 // and the store: `resources` (set of R), `bytes` (every item's JSON bytes, for --max-state),
 // `sizes` (hash R -> its bytes), `seq`, `seeded` (the resources seeded once for the store's life).
 
-/** Shared by the scripts: the keys of resource `name`, and one resource filled from rows `{id, text, scope}`. */
+/** Shared by the scripts: the keys of resource `name`, and rows `{id, text, scope}` added to one resource (its bytes counted). */
 const KEYS_OF = `
 local P = KEYS[1]
 local function order(name, scope)
@@ -36,8 +36,11 @@ local function fill(name, rows)
       redis.call('SADD', P .. 'scope-keys:' .. name, scope)
     end
   end
-  redis.call('SET', P .. 'largest:' .. name, string.format('%.0f', largest))
+  local counter = P .. 'largest:' .. name
+  largest = math.max(largest, tonumber(redis.call('GET', counter) or '0'))
+  redis.call('SET', counter, string.format('%.0f', largest))
   redis.call('HINCRBY', P .. 'sizes', name, bytes)
+  redis.call('INCRBY', P .. 'bytes', bytes)
   return bytes
 end
 `;
@@ -132,50 +135,41 @@ if ARGV[1] == 'create' then
 end
 return 1`;
 
-/** Removes resource `name` whole; answers the bytes its items took. */
-const CLEAR = `
-local function clear(name)
-  local items, bytes = P .. 'items:' .. name, 0
-  for _, text in ipairs(redis.call('HVALS', items)) do bytes = bytes + #text end
+/**
+ * Empties every resource (ARGV[1] ''), or those ARGV[1] names (a JSON array): the start of a
+ * state put in whole, whose items FILL then adds in parts.
+ */
+export const CLEAR = `${KEYS_OF}
+local names = {}
+if ARGV[1] == '' then names = redis.call('SMEMBERS', P .. 'resources') else names = cjson.decode(ARGV[1]) end
+local bytes = tonumber(redis.call('GET', P .. 'bytes') or '0')
+for _, name in ipairs(names) do
+  local items = P .. 'items:' .. name
+  for _, text in ipairs(redis.call('HVALS', items)) do bytes = bytes - #text end
   for _, scope in ipairs(redis.call('SMEMBERS', P .. 'scope-keys:' .. name)) do redis.call('DEL', order(name, scope)) end
   redis.call('DEL', items, order(name, ''), P .. 'scopes:' .. name, P .. 'scope-keys:' .. name, P .. 'largest:' .. name)
   redis.call('HDEL', P .. 'sizes', name)
   redis.call('SREM', P .. 'resources', name)
-  return bytes
 end
-`;
-
-/** Replaces every resource (ARGV[2] ''), or those ARGV[2] names (a JSON array), with ARGV[1]'s `[[name, [[id, text, scope], …]], …]`. */
-export const REPLACE_STATE = `${KEYS_OF}${CLEAR}
-local entries, names = cjson.decode(ARGV[1]), {}
-if ARGV[2] == '' then
-  for _, name in ipairs(redis.call('SMEMBERS', P .. 'resources')) do names[#names + 1] = name end
-  for _, entry in ipairs(entries) do names[#names + 1] = entry[1] end
-else
-  names = cjson.decode(ARGV[2])
-end
-local bytes, replaced = tonumber(redis.call('GET', P .. 'bytes') or '0'), {}
-for _, name in ipairs(names) do
-  if not replaced[name] then bytes = bytes - clear(name) end
-  replaced[name] = true
-end
-for _, entry in ipairs(entries) do
-  if replaced[entry[1]] then bytes = bytes + fill(entry[1], entry[2]) end
-end
-if ARGV[2] == '' then bytes = 0 for _, size in ipairs(redis.call('HVALS', P .. 'sizes')) do bytes = bytes + tonumber(size) end end
+if ARGV[1] == '' then bytes = 0 end
 redis.call('SET', P .. 'bytes', bytes)
+return 1`;
+
+/** Adds ARGV[2]'s rows (a JSON array of `[id, text, scope]`) to resource ARGV[1]: one part of a state put in whole. */
+export const FILL = `${KEYS_OF}
+fill(ARGV[1], cjson.decode(ARGV[2]))
 return 1`;
 
 // The first data (list examples, --seed-items), offered by every instance that starts: a resource
 // is seeded once for the store's life (the seeded set remembers it, so items a client deleted do
 // not come back when another instance starts) and only when it holds no items (state there wins).
-export const SEED_STATE = `${KEYS_OF}
-for _, entry in ipairs(cjson.decode(ARGV[1])) do
-  if redis.call('SADD', P .. 'seeded', entry[1]) == 1 and redis.call('EXISTS', P .. 'items:' .. entry[1]) == 0 then
-    redis.call('INCRBY', P .. 'bytes', fill(entry[1], entry[2]))
-  end
+/** Of the resources ARGV[1] names (a JSON array), those this instance seeds now (FILL then adds their items). */
+export const SEED_CLAIM = `
+local claimed = {}
+for _, name in ipairs(cjson.decode(ARGV[1])) do
+  if redis.call('SADD', KEYS[1] .. 'seeded', name) == 1 and redis.call('EXISTS', KEYS[1] .. 'items:' .. name) == 0 then claimed[#claimed + 1] = name end
 end
-return 1`;
+return claimed`;
 
 /** Every resource whole (GET /__admin/state): {name, {id, score, …} of every order key, {id, text, …}} each. */
 export const DUMP_STATE = `${KEYS_OF}

@@ -3,9 +3,9 @@
 // under the stub's keys, so an order entry without its item, or an item that is not a JSON object,
 // is left out of what the stub serves and reported once, never passed on as broken JSON.
 import type { Redis } from 'ioredis';
-import type { PlacedState, StateChange, StateFacts, StateQuestion, StoredPage, StoredState } from '../engine/engine-types.js';
-import { toEntries, type Applied, type ResourceSize, type StateStore } from './state-store.js';
-import { APPLY_CHANGE, CREATE_FACTS, DUMP_STATE, PAGE, REPLACE_STATE, SEED_STATE, SIZES } from './redis-scripts.js';
+import type { PlacedState, StateChange, StateFacts, StateQuestion, StoredItem, StoredPage, StoredState } from '../engine/engine-types.js';
+import type { Applied, ResourceSize, StateStore } from './state-store.js';
+import { APPLY_CHANGE, CLEAR, CREATE_FACTS, DUMP_STATE, FILL, PAGE, SEED_CLAIM, SIZES } from './redis-scripts.js';
 
 /** Every key this stub writes starts with this; pick the DB in the URL to keep two stubs apart. */
 export const PREFIX = 'plant-store-stub:';
@@ -31,13 +31,14 @@ interface Scripts {
   stubPage(prefix: string, resource: string, scope: string, mode: string, at: string, limit: number): Promise<[number, number, string[], Array<string | null>]>;
   stubCreateFacts(prefix: string, resource: string, newNumber: string, ...ids: string[]): Promise<[number, number, string[]]>;
   stubApply(prefix: string, action: string, resource: string, id: string, item: string, maxBytes: number, scope: string): Promise<number>;
-  stubReplace(prefix: string, entries: string, only: string): Promise<unknown>;
-  stubSeed(prefix: string, entries: string): Promise<unknown>;
+  stubClear(prefix: string, only: string): Promise<unknown>;
+  stubFill(prefix: string, resource: string, rows: string): Promise<unknown>;
+  stubSeedClaim(prefix: string, names: string): Promise<string[]>;
   stubDump(prefix: string): Promise<unknown>;
   stubSizes(prefix: string): Promise<unknown>;
 }
 
-const SCRIPTS = { stubPage: PAGE, stubCreateFacts: CREATE_FACTS, stubApply: APPLY_CHANGE, stubReplace: REPLACE_STATE, stubSeed: SEED_STATE, stubDump: DUMP_STATE, stubSizes: SIZES };
+const SCRIPTS = { stubPage: PAGE, stubCreateFacts: CREATE_FACTS, stubApply: APPLY_CHANGE, stubClear: CLEAR, stubFill: FILL, stubSeedClaim: SEED_CLAIM, stubDump: DUMP_STATE, stubSizes: SIZES };
 
 export class RedisStateStore implements StateStore {
   /** Broken entries already reported, so a request loop does not repeat the same line. */
@@ -73,12 +74,28 @@ export class RedisStateStore implements StateStore {
     return done === 1 ? 'applied' : done === 2 ? 'full' : 'conflict';
   }
 
+  /**
+   * Empties the resources, then adds the items in parts of FILL_ROWS, each one script within the
+   * command time-out however large the state (up to --max-state): a request meanwhile may see a
+   * part of the new state, never a mix with the old.
+   */
   async replace(state: PlacedState, only?: readonly string[]): Promise<void> {
-    await this.run(() => this.scripts.stubReplace(PREFIX, JSON.stringify(toEntries(state)), only ? JSON.stringify(only) : ''));
+    await this.run(() => this.scripts.stubClear(PREFIX, only ? JSON.stringify(only) : ''));
+    for (const [name, items] of state) if (!only || only.includes(name)) await this.fill(name, items);
   }
 
+  /** The seed of each resource no instance has seeded yet and that holds no items; the instance that claims one fills it. */
   async seed(state: PlacedState): Promise<void> {
-    await this.run(() => this.scripts.stubSeed(PREFIX, JSON.stringify(toEntries(state))));
+    const claimed = await this.run(() => this.scripts.stubSeedClaim(PREFIX, JSON.stringify([...state.keys()])));
+    for (const name of claimed) await this.fill(String(name), state.get(String(name)) ?? new Map());
+  }
+
+  private async fill(name: string, items: ReadonlyMap<string, StoredItem>): Promise<void> {
+    const rows = [...items].map(([id, { text, scope }]) => [id, text, scope]);
+    for (let at = 0; at < rows.length; at += FILL_ROWS) {
+      const part = JSON.stringify(rows.slice(at, at + FILL_ROWS));
+      await this.run(() => this.scripts.stubFill(PREFIX, name, part));
+    }
   }
 
   async dump(): Promise<StoredState> {
@@ -147,6 +164,9 @@ export class RedisStateStore implements StateStore {
     this.warn(`state store: ${resource} item ${JSON.stringify(id)} ${what}; it is left out of what the stub serves (another program wrote under the ${PREFIX} keys?)`);
   }
 }
+
+/** Items per script of a state put in whole: each part well within the command time-out. */
+const FILL_ROWS = 5_000;
 
 /** Enough lines to find the culprit, not a log filled by a store full of foreign data. */
 const MAX_REPORTED = 100;

@@ -179,6 +179,14 @@ export class StateAccess {
     return stateToJson(await this.store.dump());
   }
 
+  /**
+   * The largest state document read whole (PUT /__admin/state): twice the items' bytes the store
+   * keeps, room for the document's own layout (indents, names), and never less than 16 MiB.
+   */
+  documentLimit(): number {
+    return Math.max(16 * 1024 * 1024, 2 * this.maxBytes);
+  }
+
   /** Replaces the stored resources with a state document; its violations when it is not one. */
   async replace(text: string): Promise<string[]> {
     const resources = this.version.current.resources!;
