@@ -19,7 +19,9 @@
 //   - how long requests wait while a 4,000-operation document reloads;
 //   - --proxy: the latency the proxy adds to POST /plants over its upstream alone (bench/proxy.js);
 //   - the stub inside a web page (bench/in-the-page.js): plant-store-stub/msw's browser bundle,
-//     minified and gzipped, and navigation to first answer in chromium, Plant Store and GitHub.
+//     minified and gzipped, and navigation to first answer in chromium, Plant Store and GitHub;
+//   - scale (bench/scale.js): stateful requests at 100 to 50,000 stored items, in one process,
+//     --workers 2 and Redis, as ratios to 100 items (BENCH_SCALE_* shorten it; see that file).
 // A server that cannot start becomes a "skipped" row with the reason; the run carries on.
 // Progress goes to stderr so stdout is only the report.
 import { existsSync } from 'node:fs';
@@ -32,6 +34,7 @@ import { writeScaledSpec } from './specs.js';
 import { EQUAL_SHARE, median, pairedRounds, ratios } from './paired.js';
 import { runProxyBench } from './proxy.js';
 import { runInThePage } from './in-the-page.js';
+import { runScaleBench } from './scale.js';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const BENCH = path.join(ROOT, 'bench');
@@ -130,6 +133,7 @@ async function main() {
   const reload = await runReloadPause(cliMissing);
   const proxied = await runProxyBench({ root: ROOT, bench: BENCH, cli: CLI, spec: SPEC, prism: PRISM }, cliMissing, prismMissing, progress);
   const inThePage = await runInThePage(progress).catch((error) => `## The stub inside a web page\n\nfailed: ${error.message}`);
+  const scale = await runScaleBench({ cli: CLI, progress }).catch((error) => `failed: ${error.message}`);
 
   const report = [
     '# Benchmark: last run',
@@ -205,6 +209,10 @@ async function main() {
     proxied,
     '',
     inThePage,
+    '',
+    '## Scale: what one request costs as the store grows (bench/scale.js)',
+    '',
+    scale,
     '',
     '## Notes',
     '',
