@@ -14,6 +14,7 @@
 //   BENCH_SCALE_MODES=in-process,workers,redis
 //   BENCH_SCALE_REQUESTS=2000                requests per kind and size
 //   BENCH_SCALE_WARMUP=1000                  requests per kind first, not counted (the JIT's warm-up)
+//   BENCH_SCALE_ROUNDS=3                     every size measured this many times, one round after another; the median is kept
 //   BENCH_SCALE_CONNECTIONS=10               requests in flight at once
 //   BENCH_SCALE_BESIDE=1                     also 100 items beside the largest size in another resource (0: not)
 //   BENCH_SCALE_CLI=dist/cli.js              standalone only: another build to measure (an older commit's, for a before and after)
@@ -47,6 +48,7 @@ export function scaleSettings() {
     modes,
     requests: whole('BENCH_SCALE_REQUESTS', 2000),
     warmup: whole('BENCH_SCALE_WARMUP', 1000),
+    rounds: whole('BENCH_SCALE_ROUNDS', 3),
     connections: whole('BENCH_SCALE_CONNECTIONS', 10),
     beside: (process.env.BENCH_SCALE_BESIDE ?? '1') !== '0',
   };
@@ -102,15 +104,19 @@ async function measureMode(mode, cli, settings, progress, notes) {
     });
     // The first size must not pay for the JIT: every kind is run first, and not counted.
     await measureSize(server, redis, { items: settings.sizes[0], others: 0 }, { ...settings, requests: settings.warmup });
-    const runs = [];
-    for (const size of settings.sizes) {
-      progress(`scale ${mode}: ${size} items`);
-      runs.push({ label: size.toLocaleString('en-US'), size, ...(await measureSize(server, redis, { items: size, others: 0 }, settings)) });
-    }
+    // Each size is measured in every round, the rounds one after another: a figure is the median of
+    // its rounds, so a moment when the shared machine was busy moves no figure on its own.
+    const cases = settings.sizes.map((size) => ({ label: size.toLocaleString('en-US'), size, items: size, others: 0 }));
     const largest = settings.sizes.at(-1);
-    if (settings.beside && largest > 100) {
-      progress(`scale ${mode}: 100 items beside ${largest} in another resource`);
-      runs.push({ label: `100 beside ${largest.toLocaleString('en-US')}`, size: 100, beside: true, ...(await measureSize(server, redis, { items: 100, others: largest }, settings)) });
+    if (settings.beside && largest > 100) cases.push({ label: `100 beside ${largest.toLocaleString('en-US')}`, size: 100, beside: true, items: 100, others: largest });
+    const runs = cases.map((c) => ({ ...c, rounds: [], failures: [] }));
+    for (let round = 1; round <= settings.rounds; round++) {
+      for (const run of runs) {
+        progress(`scale ${mode}: ${run.label} items, round ${round} of ${settings.rounds}`);
+        const measured = await measureSize(server, redis, run, settings);
+        run.rounds.push(measured.kinds);
+        run.failures.push(...measured.failures);
+      }
     }
     for (const run of runs) if (run.failures.length) notes.push(`${MODES[mode].label}, ${run.label}: ${run.failures.length} requests failed, e.g. ${run.failures[0]}`);
     const twoInstances = redis ? await twoOnOneRedis(cli, redis, server, largest, settings) : null;
@@ -127,6 +133,8 @@ async function measureSize(server, redis, { items, others }, settings) {
   if (others > 0) state['/others'] = Array.from({ length: others }, (_, i) => item(i + 1));
   const put = await send(server.url, { method: 'PUT', path: '/__admin/state', headers: JSON_HEADERS, body: JSON.stringify(state) }, 60_000);
   if (put.status !== 200) throw new Error(`PUT /__admin/state of ${items + others} items answered ${put.status}: ${put.body.slice(0, 200)}`);
+  // The garbage of the whole state sent and answered is collected before anything is measured.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
   const pids = [server.pid, ...descendants(server.pid)];
   const failures = [];
   const measured = {};
@@ -303,11 +311,15 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** Per kind and run: CPU µs per request, p50 µs, redis-server µs per request. */
+/** Per kind and run, the medians of its rounds: CPU µs per request, p50 µs, redis-server µs per request. */
 function figures(run, kind) {
-  const k = run.kinds[kind];
-  if (k.requests === 0) return { cpu: null, p50: null, redis: null };
-  return { cpu: k.cpuNs / 1000 / k.requests, p50: median(k.latencies) * 1000, redis: k.redisNs / 1000 / k.requests };
+  const rounds = run.rounds.map((kinds) => kinds[kind]).filter((k) => k.requests > 0);
+  if (rounds.length === 0) return { cpu: null, p50: null, redis: null };
+  return {
+    cpu: median(rounds.map((k) => k.cpuNs / 1000 / k.requests)),
+    p50: median(rounds.map((k) => median(k.latencies) * 1000)),
+    redis: median(rounds.map((k) => k.redisNs / 1000 / k.requests)),
+  };
 }
 
 const ratio = (value, base) => (value != null && base ? `${(value / base).toFixed(2)}×` : '—');
@@ -315,7 +327,7 @@ const micro = (value) => (value == null ? '—' : String(Math.round(value)));
 
 function report(settings, results, notes) {
   const out = [
-    `${settings.requests.toLocaleString('en-US')} requests per kind and size, ${settings.connections} in flight; sizes ${settings.sizes.map((n) => n.toLocaleString('en-US')).join(' / ')}` +
+    `${settings.requests.toLocaleString('en-US')} requests per kind and size in each of ${settings.rounds} rounds (the median round kept), ${settings.connections} in flight; sizes ${settings.sizes.map((n) => n.toLocaleString('en-US')).join(' / ')}` +
       `${settings.beside ? ', and 100 items beside the largest size in another resource' : ''}. ` +
       'Each cell: the server\'s CPU µs per request / p50 latency µs, then both as ratios to the same mode at 100 items (the first size) in this run.',
     '',

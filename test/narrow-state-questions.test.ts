@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
-import { startCli, type StartedCli } from './helpers/cli.js';
+import { startCli } from './helpers/cli.js';
 import { request } from './helpers/http.js';
 import { haveRedis, startRedis, type RunningRedis } from './helpers/redis.js';
 
