@@ -34,8 +34,10 @@ describe('the table of command-line options', () => {
   });
 
   it.each(table.filter((option) => option.env !== undefined && option.flag !== 'port').map((option) => [option.flag, option.env!]))('--%s is read from %s when not given', async (flag, env) => {
-    const cli = await startCli(['--port', '0', '--quiet', '--no-watch'], { env: { [env]: flag === 'host' ? '127.0.0.1' : 'secret-admin' } });
+    // 127.0.0.2 is loopback too, and not the default, so the URL shows whether HOST was read.
+    const cli = await startCli(['--port', '0', '--quiet', '--no-watch'], { env: { [env]: flag === 'host' ? '127.0.0.2' : 'secret-admin' } });
     try {
+      if (flag === 'host') expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
       const health = await request(`${cli.url}/__admin/requests`, { headers: flag === 'admin-token' ? { authorization: 'Bearer secret-admin' } : {} });
       expect(health.status).toBe(200);
       if (flag === 'admin-token') expect((await request(`${cli.url}/__admin/requests`)).status).toBe(401);

@@ -286,3 +286,102 @@ describe('the fetch handler with several documents', () => {
     await expect(createFetchHandler({ document: USERS, documents: [{ document: orders() }] })).rejects.toThrow('documents: is given with `document`');
   });
 });
+
+describe('documents whose shape mounting must keep', () => {
+  let folder: string;
+  let shapes: RunningStub;
+  const SHOP = `
+openapi: 3.1.0
+info: { title: Shop, version: '1' }
+security: [{ key: [] }]
+paths:
+  /ping: { $ref: '#/components/pathItems/Ping' }
+  /pets:
+    post:
+      security: []
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } } }
+      responses: { '201': { description: made } }
+components:
+  securitySchemes:
+    key: { type: apiKey, in: header, name: X-Key }
+  pathItems:
+    Ping:
+      get:
+        responses: { '200': { description: ok, content: { application/json: { schema: { const: pong } } } } }
+  schemas:
+    Pet: { type: object, required: [kind], properties: { kind: { type: string } } }
+    Cat: { type: object }
+`;
+  const ZOO = `
+openapi: 3.0.3
+info: { title: Zoo, version: '1' }
+paths:
+  /animals:
+    post:
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } } }
+      responses:
+        '201': { description: made }
+        default:
+          description: an error
+          content: { application/json: { schema: { type: object, properties: { code: { type: integer, minimum: 0, exclusiveMinimum: true }, hint: { type: string, nullable: true } } } } }
+  /owners:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                owner: { nullable: true, allOf: [{ $ref: '#/components/schemas/Owner' }] }
+      responses: { '204': { description: stored } }
+components:
+  schemas:
+    Owner: { type: object, required: [name], properties: { name: { type: string } } }
+    Pet:
+      oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }]
+      discriminator: { propertyName: kind, mapping: { cat: '#/components/schemas/Cat', dog: Dog } }
+    Cat: { type: object, required: [kind, lives], properties: { kind: { type: string }, lives: { type: integer } } }
+    Dog: { type: object, required: [kind, barks], properties: { kind: { type: string }, barks: { type: boolean } } }
+`;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'several-documents-shapes-'));
+    await writeFile(join(folder, 'shop.yaml'), SHOP);
+    await writeFile(join(folder, 'zoo.yaml'), ZOO);
+    shapes = await startStub({ spec: [`/shop=${join(folder, 'shop.yaml')}`, `/zoo=${join(folder, 'zoo.yaml')}`], port: 0, log: () => {}, watch: false });
+  });
+  afterAll(async () => {
+    await shapes?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['a path item written as a $ref keeps its document’s security', 'GET', '/shop/ping', {}, undefined, 401],
+    ['… and answers once the key is sent', 'GET', '/shop/ping', { 'x-key': 'k' }, undefined, 200],
+    ['a discriminator’s schemas renamed (Pet and Cat are Shop’s too) still tell a cat', 'POST', '/zoo/animals', {}, { kind: 'cat', lives: 3 }, 201],
+    ['… and a dog, mapped by a bare name', 'POST', '/zoo/animals', {}, { kind: 'dog', barks: true }, 201],
+    ['… and refuse what is neither', 'POST', '/zoo/animals', {}, { kind: 'cat', barks: true }, 400],
+    ['a 3.0 `nullable` beside allOf still takes null beside a 3.1 document', 'POST', '/zoo/owners', {}, { owner: null }, 204],
+  ])('%s', async (_name, method, path, headers, body, status) => {
+    const response = await request(`${shapes.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    expect(response.status).toBe(status);
+  });
+
+  it('names the document of an operation reached through a $ref, and compiles a 3.0 default response the 3.1 way', async () => {
+    shapes.reset();
+    await request(`${shapes.url}/shop/ping`, { headers: { 'x-key': 'k' } });
+    expect(shapes.requests().map((entry) => entry.document)).toEqual(['shop']);
+    const warnings = await request(`${shapes.url}/__admin/warnings`);
+    expect(JSON.stringify(warnings.json)).not.toMatch(/exclusiveMinimum|cannot compile/);
+  });
+
+  it.each([
+    ['one mount path for two documents', () => [`/a=${join(folder, 'shop.yaml')}`, `/a=${join(folder, 'zoo.yaml')}`], /zoo\.yaml: is mounted at \/a, as .*shop\.yaml is/],
+    ['a mount path under the admin API', () => [`/__admin=${join(folder, 'shop.yaml')}`, join(folder, 'zoo.yaml')], /mount path \/__admin is the admin API's/],
+  ])('refuses %s', async (_name, spec, message) => {
+    await expect(startStub({ spec: spec(), port: 0, log: () => {}, watch: false })).rejects.toThrow(message);
+  });
+
+  it('the fetch handler refuses a document name that is not a non-empty string', async () => {
+    await expect(createFetchHandler({ documents: [{ document: SHOP, name: '' }, { document: ZOO }] })).rejects.toThrow('documents[0].name: must be a non-empty string, got ""');
+  });
+});

@@ -111,6 +111,7 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
   documents.forEach((entry, i) => {
     if (entry === null || typeof entry !== 'object' || !isDocument(entry.document)) throw new ConfigError(`documents[${i}]`, 'must be { document, mount?, name?, fixtures? } with the OpenAPI document as an object, or its YAML or JSON text');
     if (entry.mount !== undefined && (typeof entry.mount !== 'string' || !/^(\/[^/{}?#\s]+)+$/.test(entry.mount))) throw new ConfigError(`documents[${i}].mount`, `must be a path such as /orders, got ${String(entry.mount)}`);
+    if (entry.name !== undefined && (typeof entry.name !== 'string' || entry.name.trim() === '')) throw new ConfigError(`documents[${i}].name`, `must be a non-empty string, got ${JSON.stringify(entry.name)}`);
     if (entry.fixtures !== undefined && !Array.isArray(entry.fixtures)) throw new ConfigError(`documents[${i}].fixtures`, 'must be an array of fixture files (each { operation, scenarios })');
   });
   if (documents.length === 0 && !isDocument(document)) {

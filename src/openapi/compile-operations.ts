@@ -168,7 +168,10 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
   // Each path is served under the first server's base path too (`/v2/users` beside `/users`),
   // unless the document itself has that path.
   if (basePath !== '') {
+    // An operation that is another's alternative (fragment-operations.ts) is reached through it.
+    const reachedThroughAnother = new Set([...alternatives.values()].flat());
     for (const operation of operations) {
+      if (reachedThroughAnother.has(operation)) continue;
       routes.add(operation.method, basePath + operation.path.split('#', 1)[0], operation, { keepExisting: true });
       yield;
     }

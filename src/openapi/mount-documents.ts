@@ -50,7 +50,10 @@ export function mountDocuments(parts: readonly DocumentToMount[]): LoadedDocumen
         throw error;
       }
     };
-    for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [path, written] of Object.entries(document.paths ?? {})) {
+      // A path item written as a `$ref` (`components/pathItems`) is copied in, so that its
+      // operations get the document's security and the mark of the document they are from.
+      const item = pathItemOf(written, part.spec);
       merged.paths![mount + path] = { ...(rewrite(withSecurity(item, document)) as Record<string, unknown>), [DOCUMENT_EXTENSION]: name };
     }
     for (const [section, entries] of Object.entries(document.components ?? {})) {
@@ -97,7 +100,12 @@ function namesAndMounts(parts: readonly DocumentToMount[]): MountedDocument[] {
     names.add(name);
     const mount = part.mount ?? serverBasePath(part.spec.document);
     if (mount !== '' && !/^(\/[^/{}?#\s]+)+$/.test(mount)) throw new ConfigError(part.spec.file, `mount path "${mount}" must be a path such as /orders (no trailing slash, no template)`);
+    if (mount === '/__admin' || mount.startsWith('/__admin/')) throw new ConfigError(part.spec.file, `mount path ${mount} is the admin API's; mount the document elsewhere`);
     return { name, mount, file: part.spec.file };
+  }).map((document, i, all) => {
+    const other = all.find((candidate, j) => j < i && candidate.mount === document.mount && document.mount !== '');
+    if (other) throw new ConfigError(document.file, `is mounted at ${document.mount}, as ${other.file} is; give each document its own mount path (--spec /other=FILE)`);
+    return document;
   });
 }
 
@@ -106,7 +114,8 @@ function refuseSharedPaths(parts: readonly DocumentToMount[], mounted: readonly 
   const owners = new Map<string, string>();
   parts.forEach((part, i) => {
     for (const [path, item] of Object.entries(part.spec.document.paths ?? {})) {
-      const shape = (mounted[i].mount + path).replace(/\{[^}]*\}/g, '{}');
+      // A `#fragment` tells operations apart on one path (fragment-operations.ts): the path is the same.
+      const shape = (mounted[i].mount + path.split('#', 1)[0]).replace(/\{[^}]*\}/g, '{}');
       const first = Object.keys(item ?? {}).find((key) => METHODS.has(key)) ?? 'get';
       const operation = `${mounted[i].name}: ${first.toUpperCase()} ${mounted[i].mount}${path}`;
       const other = owners.get(shape);
@@ -116,6 +125,14 @@ function refuseSharedPaths(parts: readonly DocumentToMount[], mounted: readonly 
       owners.set(shape, operation);
     }
   });
+}
+
+/** The path item itself where it is written as an internal `$ref`, its siblings (summary, description) kept. */
+function pathItemOf(item: unknown, spec: LoadedDocument): unknown {
+  if (item === null || typeof item !== 'object' || typeof (item as { $ref?: unknown }).$ref !== 'string') return item;
+  const { $ref, ...siblings } = item as Record<string, unknown>;
+  const target = ($ref as string).startsWith('#/') ? spec.resolveRef($ref as string) : undefined;
+  return target !== null && typeof target === 'object' ? { ...(target as Record<string, unknown>), ...siblings } : item;
 }
 
 /** A path item whose operations carry the document's top-level `security` where they state none. */
@@ -159,9 +176,32 @@ function rewriteRefs(value: unknown, name: string, mount: string, renames: Map<s
     const out: Record<string, unknown> = {};
     // setOwn: a key written `__proto__` stays a key, not the copy's prototype.
     for (const [k, v] of Object.entries(node)) setOwn(out, k, k === '$ref' && typeof v === 'string' ? movedRef(v, name, mount, renames) : copy(v, k));
+    if (out.discriminator !== null && typeof out.discriminator === 'object') out.discriminator = renamedMapping(node as Record<string, unknown>, out.discriminator as Record<string, unknown>, name, mount, renames);
     return out;
   };
   return copy(value, null);
+}
+
+/**
+ * A discriminator whose schemas were renamed still tells them by the names the document wrote:
+ * its mapping's values follow the rename, and a branch renamed without a mapping entry gets one
+ * under its old name (the implicit mapping is the schema's name, which changed).
+ */
+function renamedMapping(schema: Record<string, unknown>, discriminator: Record<string, unknown>, name: string, mount: string, renames: Map<string, string>): Record<string, unknown> {
+  const written = discriminator.mapping !== null && typeof discriminator.mapping === 'object' ? (discriminator.mapping as Record<string, unknown>) : {};
+  const mapping: Record<string, unknown> = {};
+  for (const [value, target] of Object.entries(written)) {
+    const moved = typeof target !== 'string' ? target : target.startsWith('#') ? movedRef(target, name, mount, renames) : renames.has(`schemas/${target}`) ? `#/components/schemas/${escapePointerToken(renames.get(`schemas/${target}`)!)}` : target;
+    setOwn(mapping, value, moved);
+  }
+  const branches = [...(Array.isArray(schema.oneOf) ? schema.oneOf : []), ...(Array.isArray(schema.anyOf) ? schema.anyOf : [])];
+  for (const branch of branches) {
+    const ref = branch !== null && typeof branch === 'object' ? (branch as { $ref?: unknown }).$ref : undefined;
+    const old = typeof ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1] : undefined;
+    if (old === undefined || !renames.has(`schemas/${old}`) || Object.values(written).includes(ref)) continue;
+    if (!(old in mapping)) setOwn(mapping, old, movedRef(ref as string, name, mount, renames));
+  }
+  return Object.keys(mapping).length === 0 ? discriminator : { ...discriminator, mapping };
 }
 
 function renameSchemes(requirement: unknown, renames: Map<string, string>): unknown {

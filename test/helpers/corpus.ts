@@ -67,7 +67,8 @@ export async function runCorpusDocument(file: string, label = file): Promise<Cor
       const [entry] = stub.requests({ method: operation.method }).slice(-1);
       stub.reset();
       const judged = judge(operation, status, text, entry?.selfCheck ?? [], entry?.violations ?? []);
-      const unbuildable = built.unfit.length > 0 && judged.verdict !== '5xx' && judged.verdict !== 'documented';
+      // Only a refusal can be the document's doing; an invalid answer or a 5xx is the stub's whatever was sent.
+      const unbuildable = built.unfit.length > 0 && judged.verdict === 'request refused';
       const verdict = unbuildable ? { verdict: 'no valid request' as const, detail: `${judged.detail} (the document refuses what was built for ${built.unfit.join(', ')})` } : judged;
       cases.push({ operation: operation.key, ...verdict, sent: describeSent(operation, built) });
     }
