@@ -1,6 +1,6 @@
 // The fetch handler's one options object (also openApiHandlers'), with its defaults, checked once
-// when the handler is created. Everything is given as values: the document and the fixtures are
-// objects or text, never file names, so nothing here needs a file system.
+// when the handler is created. Everything is given as values: the document, the overlays and the
+// fixtures are objects or text, never file names, so nothing here needs a file system.
 import { ConfigError } from '../config/config-error.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { wholeNumber } from '../config/whole-number.js';
@@ -22,6 +22,12 @@ export interface FetchHandlerOptions extends CompatOptions {
    * Default none.
    */
   fixtures?: ReadonlyArray<object | string>;
+  /**
+   * OpenAPI Overlays (1.0) applied to the document, in order, before it is read (as `--overlay`):
+   * each its YAML or JSON text, or its parsed content (`{ overlay: '1.0.0', info, actions: [...] }`).
+   * They may add `x-stub-*` hints. They apply to `document` (not to `documents`). The document given is not changed. Default none.
+   */
+  overlays?: ReadonlyArray<object | string>;
   /** Picks the data set of generated data: same seed, same request, same bytes (as `--seed`). Default 0. */
   seed?: number;
   /** Remember what clients create, update and delete, in memory (as `--stateful`). Default false. */
@@ -75,6 +81,7 @@ export interface ResolvedFetchOptions {
   /** Several documents; empty with one. */
   documents: ReadonlyArray<FetchDocument>;
   fixtures: ReadonlyArray<object | string>;
+  overlays: ReadonlyArray<object | string>;
   /** The base URL as given, '' when none. */
   baseUrl: string;
   seed: number | undefined;
@@ -118,10 +125,14 @@ export function resolveFetchOptions(options: FetchHandlerOptions): ResolvedFetch
     throw new ConfigError('document', 'is required: the OpenAPI document as an object, or its YAML or JSON text (or several in `documents`)');
   }
   if (options.fixtures !== undefined && !Array.isArray(options.fixtures)) throw new ConfigError('fixtures', 'must be an array of fixture files (each { operation, scenarios })');
+  if (options.overlays !== undefined && (!Array.isArray(options.overlays) || options.overlays.some((overlay) => typeof overlay !== 'string' && (overlay === null || typeof overlay !== 'object')))) {
+    throw new ConfigError('overlays', 'must be an array of overlays, each its text or its parsed content ({ overlay: 1.0.0, info, actions })');
+  }
   const resolved: ResolvedFetchOptions = {
     document: documents.length > 0 ? null : document!,
     documents,
     fixtures: options.fixtures ?? [],
+    overlays: options.overlays ?? [],
     baseUrl: options.baseUrl ?? '',
     seed: options.seed,
     // As the server's: items to seed are asking for stateful mode.

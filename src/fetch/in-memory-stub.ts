@@ -1,12 +1,12 @@
 // The stub around the engine for runtimes without files or processes (the fetch handler, MSW):
-// the document and fixtures opened from values, stateful mode's store in memory. What it shares
+// the document (its overlays applied) and fixtures opened from values, stateful mode's store in memory. What it shares
 // with the server's stub (stub/stub.ts, which adds files, reloads, workers and Redis) it takes
 // from there: the served state with its sticky scenario (stub/served-state.ts) and the recorder
 // (journal, coverage, warnings, log) fed at the same point, once per answer.
 import { ConfigError } from '../config/config-error.js';
 import { compileSpec } from '../openapi/compile-operations.js';
 import { compileResources } from '../openapi/compile-resources.js';
-import { summarizeWarnings } from '../openapi/document-warnings.js';
+import { summarizeWarnings, type DocumentWarning } from '../openapi/document-warnings.js';
 import { openDocument, parseDocument, type DocumentReader, type LoadedDocument } from '../openapi/open-document.js';
 import { importXmlLibrary } from '../openapi/compile-xml.js';
 import { importRe2 } from '../openapi/re2.js';
@@ -52,6 +52,7 @@ export class InMemoryStub {
   /** Opens and compiles everything; a broken document or fixture rejects with a ConfigError naming it. */
   static async open(options: ResolvedFetchOptions): Promise<InMemoryStub> {
     const spec = await openDocuments(options);
+    for (const warning of spec.overlayWarnings ?? []) options.warn(`warning: ${warning.file}: ${warning.pointer}: ${warning.reason}`);
     // Generation, XML writing and patterns stay synchronous: their libraries load first, faker,
     // the XML writer and RE2 only for a document that may need them (most of a page's download).
     const xml = anyKey(spec.document, isXmlMediaType);
@@ -65,7 +66,7 @@ export class InMemoryStub {
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
     const resources = options.stateful ? compileResources(spec, compiled) : null;
     const state: EngineState = {
-      compiled, document: spec.document as Record<string, unknown>, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: fixtures.warnings, sticky: null,
+      compiled, document: spec.document as Record<string, unknown>, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: [...(spec.overlayWarnings ?? []), ...fixtures.warnings], sticky: null,
       defaultDelayMs: options.delayMs, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, script: { seed: options.seed ?? 0, chaos: null }, sessions: new Sessions(), resources,
     };
     // Capped as the server's store is: a page's memory is no less finite than a server's.
@@ -104,7 +105,22 @@ export class InMemoryStub {
   }
 }
 
-/** A fixture given as text is parsed as its file would be; `name` stands for the file in errors. */
+/**
+ * The document as parsed with the overlays applied, as the server applies its --overlay files
+ * (`overlays[1]` stands for the file in errors and warnings). A document given as an object is
+ * copied first: the caller's stays as it was.
+ */
+async function withOverlays(document: object | string, given: ReadonlyArray<object | string>): Promise<{ value: unknown; overlayWarnings: DocumentWarning[] }> {
+  const parsed = typeof document === 'string' ? parseDocument('document', document) : document;
+  if (given.length === 0) return { value: parsed, overlayWarnings: [] };
+  // Imported only here: a page that gives no overlay never downloads the JSONPath reader.
+  const { applyOverlays } = await import('../openapi/apply-overlays.js');
+  const value = typeof document === 'string' ? parsed : structuredClone(parsed);
+  const overlays = given.map((overlay, i) => fixtureSource(`overlays[${i}]`, overlay));
+  return { value, overlayWarnings: applyOverlays(value, overlays) };
+}
+
+/** A fixture or an overlay given as text is parsed as its file would be; `name` stands for the file in errors. */
 function fixtureSource(name: string, value: object | string): FixtureSource {
   return { file: name, value: typeof value === 'string' ? parseYamlFile(name, value) : value };
 }
@@ -112,7 +128,12 @@ function fixtureSource(name: string, value: object | string): FixtureSource {
 /** The document, or several mounted as one (as the server's `--spec` repeated). */
 async function openDocuments(options: ResolvedFetchOptions): Promise<LoadedDocument> {
   const valueOf = (file: string, document: object | string) => (typeof document === 'string' ? parseDocument(file, document) : document);
-  if (options.documents.length === 0) return openDocument('document', valueOf('document', options.document!), NO_FILES);
+  if (options.documents.length === 0) {
+    const { value, overlayWarnings } = await withOverlays(options.document!, options.overlays);
+    const spec = await openDocument('document', value, NO_FILES);
+    return overlayWarnings.length === 0 ? spec : { ...spec, overlayWarnings };
+  }
+  if (options.overlays.length > 0) throw new ConfigError('overlays', 'apply to `document`; with `documents`, give each document already corrected');
   const parts = await Promise.all(options.documents.map(async (entry, i) => {
     const spec = await openDocument(`documents[${i}]`, valueOf(`documents[${i}]`, entry.document), NO_FILES);
     return { spec, mount: entry.mount ?? null, name: entry.name ?? nameOf(spec, i) };
