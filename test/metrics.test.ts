@@ -5,13 +5,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { request, type TestResponse } from './helpers/http.js';
 import { AUTH_HEADERS, createPlant, PROBLEM_TYPE } from './helpers/plant.js';
 import { pollUntil } from './helpers/poll.js';
 import { startCli } from './helpers/cli.js';
 import { raw } from './helpers/raw-http.js';
+import { LocalStateStore } from '../src/stub/local-state-store.js';
 
 const SPECS = join(import.meta.dirname, 'specs');
 const SPEC = join(SPECS, 'plant-store-full.yaml');
@@ -99,7 +100,8 @@ describe('metrics after a known set of requests', () => {
   });
 
   const refusals: Array<[string, number]> = [
-    ['invalid_request', 2],
+    ['invalid_request', 1],
+    ['item_exists', 1],
     ['unauthenticated', 1],
     ['selection', 1],
     ['no_item', 1],
@@ -131,6 +133,61 @@ describe('metrics after a known set of requests', () => {
     const state = (await request(`${stub.url}/__admin/state`)).json as Record<string, unknown[]>;
     expect(found.get('stub_stored_items{resource="/plants"}')).toBe(2);
     expect(found.get('stub_stored_bytes{resource="/plants"}')).toBe(state['/plants'].reduce((sum: number, item) => sum + Buffer.byteLength(JSON.stringify(item)), 0));
+  });
+});
+
+describe('refusals counted by the name they carry, not guessed from their status', () => {
+  /** Three items of this note fit under MAX_STATE; a fourth does not. */
+  const NOTE = 'x'.repeat(3_000);
+  const MAX_STATE = 10_000;
+  let stub: RunningStub;
+  let found: Map<string, number>;
+  const answers: Array<[number, string]> = [];
+
+  beforeAll(async () => {
+    stub = await startStub({ spec: join(SPECS, 'items.yaml'), fixtures: NO_FIXTURES, port: 0, watch: false, stateful: true, maxStateBytes: MAX_STATE });
+    const create = async (i: number, headers: Record<string, string> = {}) => {
+      const answer = await request(`${stub.url}/items`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ name: `big${i}`, note: NOTE }) });
+      answers.push([answer.status, String(answer.json?.detail ?? '')]);
+    };
+    for (let i = 0; i < 4; i++) await create(i);
+    await create(4, { 'x-mock-scenario': 'no-such-scenario' });
+    // Another process changing the same items first, every time: the store refuses the change.
+    const apply = vi.spyOn(LocalStateStore.prototype, 'apply').mockReturnValue('conflict');
+    try {
+      await request(`${stub.url}/__admin/state`, { method: 'DELETE' });
+      await create(5);
+    } finally {
+      apply.mockRestore();
+    }
+    found = samples((await request(`${stub.url}/__admin/metrics`)).text);
+  }, 20_000);
+
+  afterAll(async () => {
+    await stub?.close();
+  });
+
+  it('answered a full store 422, an unknown scenario 422 and a busy store 503', () => {
+    expect(answers.map(([status]) => status)).toEqual([201, 201, 201, 422, 422, 503]);
+    expect(answers[3][1]).toMatch(/--max-state/);
+    expect(answers[4][1]).toMatch(/^unknown scenario "no-such-scenario"/);
+    expect(answers[5][1]).toMatch(/nothing was stored; retry$/);
+  });
+
+  const kinds: Array<[string, number | undefined]> = [
+    ['state_store_full', 1],
+    ['selection', 1],
+    ['state_store_busy', 1],
+    ['state_store_unavailable', undefined],
+    ['internal_error', undefined],
+  ];
+  it.each(kinds)('counts refusals of kind %s: %s', (kind, count) => {
+    expect(found.get(`stub_refusals_total{kind="${kind}"}`)).toBe(count);
+  });
+
+  it('counts no store error: a busy store answered', () => {
+    expect(found.get('stub_state_store_errors_total')).toBe(0);
+    expect(found.get('stub_requests_total{operation="POST /items",status="503",origin="refusal"}')).toBe(1);
   });
 });
 

@@ -43,7 +43,7 @@ describe.each([['text'], ['json']] as const)('the %s request log', (format) => {
       text: /^POST \/plants 400 \d+\.\dms \[duplicate-id\]$/, json: { status: 400, scenario: 'duplicate-id' } },
     { name: 'an invalid body, with its violations', send: () => createPlant(stub.url, '{"tag":5}'),
       text: /^POST \/plants 400 \d+\.\dms \/name: is required; \/tag: must be a string; \/id: is required$/,
-      json: { status: 400, scenario: null, violations: ['/name: is required', '/tag: must be a string', '/id: is required'] } },
+      json: { status: 400, scenario: null, refusal: 'invalid', violations: ['/name: is required', '/tag: must be a string', '/id: is required'] } },
     ...(['reset', 'close', 'malformed'] as const).map((fault) => ({
       name: `a ${fault} fault, named instead of the status it never sent`, send: () => createPlant(stub.url, PLANT, { 'x-mock-fault': fault }),
       text: new RegExp(`^POST /plants fault:${fault} \\d+\\.\\dms$`), json: { status: 200, fault },
@@ -51,7 +51,7 @@ describe.each([['text'], ['json']] as const)('the %s request log', (format) => {
     { name: 'an answer abandoned by its client', send: () => leaveEarly(stub),
       text: /^POST \/plants abandoned \d+\.\dms$/, json: { status: 200, abandoned: true } },
     { name: 'C1 control characters from the client, escaped', send: () => createPlant(stub.url, PLANT, { prefer: 'example=a\x85b\x9bc' }),
-      text: /^POST \/plants 422 \d+\.\dms unknown example "a\\x85b\\x9bc" for POST \/plants/, json: { status: 422 } },
+      text: /^POST \/plants 422 \d+\.\dms unknown example "a\\x85b\\x9bc" for POST \/plants/, json: { status: 422, refusal: 'unknownExample' } },
   ];
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, { send, text, json }) => {

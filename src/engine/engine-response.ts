@@ -3,7 +3,7 @@
 // has to route or match statuses again.
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import type { Fault } from '../common/faults.js';
-import type { StateChange } from './engine-types.js';
+import type { RefusalName, StateChange } from './engine-types.js';
 import type { Delivery } from './plan-deliveries.js';
 import type { StreamBody } from '../common/stream-events.js';
 
@@ -36,6 +36,11 @@ export interface EngineResponse {
   documented: ResponsePlan | null;
   /** True for the stub's own answers (404, 405, unknown scenario): they exercise nothing of the API. */
   ownAnswer: boolean;
+  /**
+   * The refusal this answer is, by its name in refusals.ts (a full store, a busy one, an invalid
+   * request); absent for served and relayed answers. Metrics count refusals by it and the log names it.
+   */
+  refusal?: RefusalName;
   /** The client left before a delayed answer was sent: it was journaled, never sent. */
   abandoned?: boolean;
   /** A fault injected instead of a clean answer, for client resilience tests (X-Mock-Fault or a fixture). */

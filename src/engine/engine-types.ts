@@ -10,19 +10,32 @@ import type { TemplateContext } from './templates.js';
 import type { Scenario } from './scenario.js';
 
 /**
- * Which refusal this is (refusals.ts), for a renderer that words it its own way (Prism's problem
- * types, prism-answers.ts); refusals no renderer singles out have none.
+ * Which refusal this is (refusals.ts names every one): what metrics count it as, what the log and
+ * a renderer that words it its own way (Prism's problem types, prism-answers.ts) read, rather than
+ * guessing from its status.
  */
 export type RefusalName =
-  | 'noOperation' | 'methodNotAllowed' | 'unauthenticated' | 'invalid' | 'unsupportedMediaType'
-  | 'undocumentedCode' | 'unknownExample' | 'notAcceptable' | 'brokenAnswer' | 'tooComplex' | 'notText';
+  // 1. Route
+  | 'noOperation' | 'methodNotAllowed' | 'badPath'
+  // 2. Authenticate
+  | 'unauthenticated'
+  // 3. Validate the request
+  | 'bodyTooLarge' | 'unsupportedMediaType' | 'invalid'
+  // 4. Select
+  | 'emptyScenarioHeader' | 'notAStatusCode' | 'badDelay' | 'badFault' | 'unknownScenario'
+  | 'undocumentedCode' | 'unknownExample' | 'noSuccess' | 'notAcceptable'
+  // Stateful mode
+  | 'resourceFull' | 'storeFull' | 'unnameable' | 'itemExists' | 'noItem'
+  // Around the engine
+  | 'storeUnavailable' | 'storeBusy' | 'tooManyOwed' | 'internalError' | 'brokenAnswer' | 'notText'
+  | 'tooComplex' | 'outsideProxyTarget' | 'gateway';
 
 export interface Refusal {
   refusal: true;
   status: number;
   message: string;
   violations: string[];
-  name?: RefusalName;
+  name: RefusalName;
   /** What the refusal is about (the path, the Accept header, the example asked for), for renderers; never sent as it is. */
   facts?: Record<string, string>;
   /** True when the answer is the stub's own (routing, selection), never the API's documented error. */

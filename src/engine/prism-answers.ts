@@ -121,7 +121,7 @@ function documentedAnswer(refusal: Refusal, operation: CompiledOperation, exampl
     const name = example ?? [...withExamples.examples.keys(), ...withExamples.brokenExamples.keys()][0];
     const value = withExamples.examples.has(name) ? withExamples.examples.get(name) : withExamples.brokenExamples.get(name);
     if (value === undefined) {
-      return problemAnswer(PROBLEMS.notFound, `Response for contentType: ${withExamples.contentType} and exampleKey: ${name} does not exist.`, { ...refusal, name: undefined }, operation);
+      return problemAnswer(PROBLEMS.notFound, `Response for contentType: ${withExamples.contentType} and exampleKey: ${name} does not exist.`, { ...refusal, name: 'unknownExample' }, operation);
     }
     return body(status, headers, withExamples, value, refusal, operation);
   }
@@ -147,6 +147,7 @@ function prismAnswer(status: number, headers: Record<string, string>, text: stri
     operation,
     documented,
     ownAnswer: documented === null,
+    refusal: refusal.name,
   };
 }
 

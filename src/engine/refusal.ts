@@ -7,7 +7,7 @@ import { serializeBody } from './serialize-body.js';
 import { problem } from '../openapi/problem-details.js';
 import { documentedResponse } from '../openapi/documented-response.js';
 import type { EngineResponse } from './engine-response.js';
-import type { Refusal } from './engine-types.js';
+import type { Refusal, RefusalName } from './engine-types.js';
 import { STUB_POLICY, type CompatPolicy } from '../config/compat-policy.js';
 import { prismRefusal } from './prism-answers.js';
 
@@ -19,8 +19,9 @@ import { prismRefusal } from './prism-answers.js';
  */
 export const SELECTION_ERROR_STATUS = 422;
 
-export function refuse(status: number, message: string, options: Partial<Omit<Refusal, 'refusal' | 'status' | 'message'>> = {}): Refusal {
-  return { refusal: true, status, message, violations: options.violations ?? [], ...options };
+/** A refusal by its name (refusals.ts), which travels with it to the answer, the metrics and the log. */
+export function refuse(name: RefusalName, status: number, message: string, options: Partial<Omit<Refusal, 'refusal' | 'name' | 'status' | 'message'>> = {}): Refusal {
+  return { refusal: true, name, status, message, violations: options.violations ?? [], ...options };
 }
 
 export function isRefusal(value: unknown): value is Refusal {
@@ -52,6 +53,7 @@ export function refusalResponse(refusal: Refusal, operation: CompiledOperation |
     operation,
     documented: inApiShape ? documentedResponse(operation.responses, refusal.status) : null,
     ownAnswer: refusal.ownAnswer === true,
+    refusal: refusal.name,
   };
 }
 

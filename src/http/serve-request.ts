@@ -10,6 +10,7 @@ import type { ProxyNote, EngineResponse } from '../engine/engine-response.js';
 import { serveProxied } from './proxy-exchange.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
+import { failedAnswer } from '../stub/failed-answer.js';
 import { applyCors, isPreflight, answerPreflight } from './cors.js';
 import { MAX_OWED } from './in-flight.js';
 import { readBody } from './read-body.js';
@@ -46,7 +47,7 @@ function answerFromMock(exchange: Exchange, note?: ProxyNote): void {
   const marked = note ? (response: EngineResponse) => ({ ...response, headers: { ...response.headers, 'x-mock-proxy': note.outcome }, proxy: note }) : unmarked;
   const answered = engineAnswer(exchange);
   // Only a store outside this process (stateful mode across workers or instances) answers later.
-  if (answered instanceof Promise) answered.then((response) => sendAnswer(exchange, marked(response)), (error: unknown) => sendAnswer(exchange, internalError(exchange.request, error)));
+  if (answered instanceof Promise) answered.then((response) => sendAnswer(exchange, marked(response)), (error: unknown) => sendAnswer(exchange, failedAnswer(exchange.request, error)));
   else sendAnswer(exchange, marked(answered));
 }
 
@@ -72,14 +73,8 @@ function engineAnswer({ stub, request }: Exchange): EngineResponse | Promise<Eng
   try {
     return stub.handle(request);
   } catch (error) {
-    return internalError(request, error);
+    return failedAnswer(request, error);
   }
-}
-
-/** A bug of ours must still not leak internals: log it, answer a plain problem. */
-function internalError(request: PlainRequest, error: unknown): EngineResponse {
-  process.stderr.write(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? error}\n`);
-  return refusalResponse(serverRefusals.internalError(), null);
 }
 
 /** The one exit: every answer, refusal or fault leaves through here and is recorded once. */
@@ -120,7 +115,7 @@ function write(res: ServerResponse, response: EngineResponse, request: PlainRequ
     res.writeHead(response.status, response.headers);
   } catch (error) {
     // A header value Node refuses (a character outside Latin-1 that slipped past start-up checks).
-    const fallback = internalError(request, error);
+    const fallback = failedAnswer(request, error);
     res.writeHead(fallback.status, { ...fallback.headers, 'content-length': String(Buffer.byteLength(fallback.body)) });
     res.end(fallback.body);
     return;

@@ -11,6 +11,7 @@
 // scraped pays neither. The numbers are handed over in prom-client's own JSON form
 // (`getMetricsAsJSON`), which its AggregatorRegistry adds up across --workers and writes as text.
 import type { EngineResponse } from '../engine/engine-response.js';
+import type { RefusalName } from '../engine/engine-types.js';
 
 /** What the scrape reads at that moment, rather than counting as it goes. */
 export interface MetricSizes {
@@ -114,8 +115,8 @@ export class Metrics {
     if (latency === undefined) this.latency.set(operation, (latency = new Buckets(LATENCY_BUCKETS)));
     latency.observe(durationMs / 1000);
     if (response.operation?.document) this.documentOf.set(operation, response.operation.document);
-    if (origin !== 'refusal') return;
-    const kind = refusalKind(response);
+    if (response.refusal === undefined) return;
+    const kind = REFUSAL_KINDS[response.refusal];
     add(this.refusals, kind);
     if (kind === 'state_store_unavailable') this.storeErrors++;
   }
@@ -218,44 +219,48 @@ function gauge(name: string, help: string, values: MetricValue[], aggregator: 's
  * fixture's scenario or example, which are unbounded), the real API, or a refusal.
  */
 function answeredFrom(response: EngineResponse): string {
-  if (response.proxy?.outcome === 'forwarded') return 'proxy';
+  if (response.refusal !== undefined) return 'refusal';
   const { scenario } = response;
-  if (scenario === null) return 'refusal';
+  // Relayed from the real API (or the client left while it was): no scenario made it.
+  if (scenario === null) return response.proxy ? 'proxy' : 'refusal';
   if (scenario === 'echo' || scenario === 'generated' || scenario === 'state') return scenario;
   return scenario.startsWith('example:') ? 'example' : 'scenario';
 }
 
 /**
- * A refusal's kind, from what the answer says of it (refusals.ts names them per stage; the answer
- * keeps the status, whether it is the stub's own and whether an operation matched).
+ * The kind each refusal is counted as, by the name it carries (refusals.ts), never guessed from its
+ * status: a busy store's 503 is not an outage, a full store's 422 not a client's selection. Typed
+ * over every name, so a new refusal cannot go uncounted.
  */
-function refusalKind({ status, ownAnswer, operation }: EngineResponse): string {
-  switch (status) {
-    case 401:
-    case 403:
-      return 'unauthenticated';
-    case 404:
-      return operation === null ? 'no_operation' : 'no_item';
-    case 405:
-      return 'method_not_allowed';
-    case 406:
-      return 'not_acceptable';
-    case 409:
-      return 'item_exists';
-    case 413:
-      return 'body_too_large';
-    case 415:
-      return 'unsupported_media_type';
-    case 422:
-      return ownAnswer ? 'selection' : 'invalid_request';
-    case 429:
-      return 'too_many_waiting';
-    case 503:
-      return 'state_store_unavailable';
-    case 502:
-    case 504:
-      return 'upstream';
-    default:
-      return status >= 500 ? 'internal_error' : 'invalid_request';
-  }
-}
+const REFUSAL_KINDS: Record<RefusalName, string> = {
+  noOperation: 'no_operation',
+  methodNotAllowed: 'method_not_allowed',
+  badPath: 'invalid_request',
+  unauthenticated: 'unauthenticated',
+  bodyTooLarge: 'body_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  invalid: 'invalid_request',
+  emptyScenarioHeader: 'selection',
+  notAStatusCode: 'selection',
+  badDelay: 'selection',
+  badFault: 'selection',
+  unknownScenario: 'selection',
+  undocumentedCode: 'selection',
+  unknownExample: 'selection',
+  noSuccess: 'selection',
+  notAcceptable: 'not_acceptable',
+  resourceFull: 'state_store_full',
+  storeFull: 'state_store_full',
+  unnameable: 'invalid_request',
+  itemExists: 'item_exists',
+  noItem: 'no_item',
+  storeUnavailable: 'state_store_unavailable',
+  storeBusy: 'state_store_busy',
+  tooManyOwed: 'too_many_waiting',
+  internalError: 'internal_error',
+  brokenAnswer: 'internal_error',
+  notText: 'internal_error',
+  tooComplex: 'internal_error',
+  outsideProxyTarget: 'invalid_request',
+  gateway: 'upstream',
+};

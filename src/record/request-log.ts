@@ -66,6 +66,8 @@ export function formatRequestJson(request: PlainRequest, response: EngineRespons
     scenario: response.scenario,
     violations: response.violations.slice(0, 100),
   };
+  // The refusal by its name (refusals.ts), for a collector to count or filter on without parsing the violations.
+  if (response.refusal) record.refusal = response.refusal;
   if (response.fault) record.fault = response.fault;
   if (response.abandoned) record.abandoned = true;
   if (response.proxy) {

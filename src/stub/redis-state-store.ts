@@ -5,6 +5,7 @@
 import type { Redis } from 'ioredis';
 import type { PlacedState, StateChange, StateFacts, StateQuestion, StoredItem, StoredPage, StoredState } from '../engine/engine-types.js';
 import type { Applied, ResourceSize, StateStore } from './state-store.js';
+import { StoreUnavailable } from './store-unavailable.js';
 import { APPLY_CHANGE, CLEAR, CREATE_FACTS, DUMP_STATE, FILL, PAGE, SEED_CLAIM, SIZES } from './redis-scripts.js';
 
 /** Every key this stub writes starts with this; pick the DB in the URL to keep two stubs apart. */
@@ -16,8 +17,6 @@ export const PREFIX = 'plant-store-stub:';
 export const COMMAND_TIMEOUT_MS = 2_000;
 
 /** What a Redis failure means for a client, in plain words: never the client library's own message. */
-export class StoreUnavailable extends Error {}
-
 export function plainReason(error: unknown): string {
   const message = (error as Error)?.message ?? '';
   if (message === 'Command timed out') return `Redis gave no answer within ${COMMAND_TIMEOUT_MS / 1000} s`;

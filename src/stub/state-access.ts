@@ -12,6 +12,8 @@ import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals, stateRefusals } from '../engine/refusals.js';
 import type { PlacedState, Refusal } from '../engine/engine-types.js';
 import type { Routed } from '../engine/route.js';
+import type { CompiledOperation } from '../openapi/compiled-model.js';
+import { failedAnswer } from './failed-answer.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import { stateBytes, type ResourceSize, type StateStore } from './state-store.js';
@@ -100,7 +102,8 @@ export class StateAccess {
     if (store instanceof LocalStateStore) return this.handleHere(store, version, request, routed);
     const asked = askingRequest(version, request, routed);
     if (!isAsked(asked)) return asked;
-    return this.handleAsked(store, asked).catch((error: unknown) => storeUnavailable(error));
+    const operation = (routed as Routed).operation;
+    return this.handleAsked(store, asked, operation).catch((error: unknown) => failedAnswer(request, error, operation));
   }
 
   /** A store in this process answers at once and nothing changes it meanwhile: its change is applied as read. */
@@ -108,7 +111,7 @@ export class StateAccess {
     const response = handleRequest(version, request, store, routed);
     if (!response.stateChange) return response;
     const applied = store.apply(response.stateChange);
-    return applied === 'applied' ? response : applied === 'full' ? this.full(store) : refusalResponse(serverRefusals.storeBusy(1), null);
+    return applied === 'applied' ? response : applied === 'full' ? this.full(store, response.operation) : refusalResponse(serverRefusals.storeBusy(1), response.operation);
   }
 
   /**
@@ -116,12 +119,12 @@ export class StateAccess {
    * asked (two instances creating one id), so the store refuses the change and the request is
    * answered again from the store as it is then.
    */
-  private async handleAsked(store: StateStore, asked: StateAsked): Promise<EngineResponse> {
-    const response = await answered(store, asked);
+  private async handleAsked(store: StateStore, asked: StateAsked, operation: CompiledOperation): Promise<EngineResponse> {
+    const response = await answered(store, asked, operation);
     if (!response.stateChange) return response;
     const applied = await store.apply(response.stateChange);
     if (applied === 'applied') return response;
-    return applied === 'full' ? this.full(store) : this.retry(store, asked);
+    return applied === 'full' ? this.full(store, operation) : this.retry(store, asked, operation);
   }
 
   /** A session's own store, seeded as the shared one was when it is first used. */
@@ -157,21 +160,21 @@ export class StateAccess {
    * Answers the request again from the state as it is now, until its change is stored; after
    * RETRIES a 503 says nothing was stored (the answer built from a stale state is never sent).
    */
-  private retry(store: StateStore, asked: StateAsked): Promise<EngineResponse> {
+  private retry(store: StateStore, asked: StateAsked, operation: CompiledOperation): Promise<EngineResponse> {
     return this.retries.runExclusive(async () => {
       for (let tries = 0; tries < RETRIES; tries++) {
-        const response = await answered(store, asked);
+        const response = await answered(store, asked, operation);
         const applied = response.stateChange ? await store.apply(response.stateChange) : 'applied';
-        if (applied === 'full') return this.full(store);
+        if (applied === 'full') return this.full(store, operation);
         if (applied === 'applied') return response;
       }
-      return refusalResponse(serverRefusals.storeBusy(RETRIES), null);
+      return refusalResponse(serverRefusals.storeBusy(RETRIES), operation);
     });
   }
 
   /** The refusal of a change past the store's cap: a session's own store holds less than the shared one. */
-  private full(store: StateStore): EngineResponse {
-    return refusalResponse(stateRefusals.bytesFull(store === this.store ? this.maxBytes : Math.min(this.maxBytes, MAX_SESSION_STORE_BYTES)), null);
+  private full(store: StateStore, operation: CompiledOperation | null): EngineResponse {
+    return refusalResponse(stateRefusals.bytesFull(store === this.store ? this.maxBytes : Math.min(this.maxBytes, MAX_SESSION_STORE_BYTES)), operation);
   }
 
   /** The stored resources as JSON (GET /__admin/state). */
@@ -282,19 +285,15 @@ export interface ItemsPage {
  * The answer once the store has answered the request's questions (a drawn id may need a second);
  * a store that keeps changing under it is answered as busy.
  */
-async function answered(store: StateStore, asked: StateAsked): Promise<EngineResponse> {
+async function answered(store: StateStore, asked: StateAsked, operation: CompiledOperation): Promise<EngineResponse> {
   let step: EngineResponse | StateAsked = asked;
   for (let questions = 0; questions < MAX_QUESTIONS; questions++) {
     if (!isAsked(step)) return step;
     step = step.resume(await store.answer(step.question));
   }
-  return isAsked(step) ? refusalResponse(serverRefusals.storeBusy(MAX_QUESTIONS), null) : step;
+  return isAsked(step) ? refusalResponse(serverRefusals.storeBusy(MAX_QUESTIONS), operation) : step;
 }
 
 /** Questions one answer may ask: one, and a few more for a drawn id whose first draws are taken. */
 const MAX_QUESTIONS = 30;
 
-/** A shared store (Redis) that did not answer: the client may retry; the outage itself is logged once. */
-function storeUnavailable(error: unknown): EngineResponse {
-  return refusalResponse(serverRefusals.storeUnavailable((error as Error).message ?? String(error)), null);
-}
