@@ -1,42 +1,45 @@
-// --proxy at the edge: a request the real API should answer is forwarded (proxy/ decides and
-// checks), its answer relayed to the client unchanged (status, headers, body bytes: a gzip body
-// stays gzip) while a capped prefix is checked against the document, and the exchange is
-// recorded once. A JSON answer up to the cap is held back until it is checked, so its
-// violations can go out in X-Mock-Violations; a larger one streams at once.
+// --proxy at the edge: one more source of answers. A request the real API should answer is
+// forwarded (proxy/ decides and checks), and its answer handed to the one exit (serve-request.ts's
+// sendAnswer) unchanged (status, headers, body bytes: a gzip body stays gzip) while a capped prefix
+// is checked against the document; the exit delays it (--delay), writes or pipes it and records it,
+// as any answer. A JSON answer up to the cap is held back until it is checked, so its violations can
+// go out in X-Mock-Violations; a larger one is handed over at once, its body piped.
 import { violationsHeaderText } from '../common/violations-header.js';
 import type { IncomingMessage } from 'node:http';
 import type { ProxyDecision } from '../proxy/proxy-decision.js';
 import { checkUpstreamBody, checkHead, checkMedia, lacksOperation, wantsBody, CHECK_CAP_BYTES, type AnswerCheck } from '../proxy/check-answer.js';
 import { clientHeaders, upstreamHeaders } from '../proxy/proxy-headers.js';
 import type { ProxySetup } from '../proxy/proxy-setup.js';
+import { networkDelay } from '../proxy/network-delay.js';
 import { RECORD_BODY_CAP, type FixtureRecorder } from '../proxy/record-fixtures.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
 import type { ProxyNote, EngineResponse } from '../engine/engine-response.js';
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
-import { applyCors } from './cors.js';
 import type { Exchange } from './exchange.js';
+import type { RelayedBody } from './write-relayed.js';
 
-/** Where a proxied exchange ends when the stub answers itself: the mock (a fallback notes why), or a ready answer. */
+/** Where a proxied exchange ends: the mock (a fallback notes why), or the one exit with an answer (relayed with its body, or the stub's own). */
 export interface ProxyExits {
   mock(note?: ProxyNote): void;
-  send(response: EngineResponse): void;
+  send(response: EngineResponse, relayed?: RelayedBody): void;
 }
-
 
 export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: ProxyExits): void {
   const { stub, req, request } = exchange;
   const { upstream } = proxy;
   const decision = stub.decideProxy(request);
   if (decision.kind === 'mock') return exits.mock();
+  // --delay simulates the network for every answer, the real API's and the stub's own on this way too.
+  const send: ProxyExits['send'] = (response, relayed) => exits.send(response.abandoned ? response : { ...response, delayMs: networkDelay(stub.version.current) }, relayed);
   const forwardedPath = decision.kind === 'forward' ? decision.path : request.path;
   const confined = upstream.urlFor(forwardedPath);
-  if (confined === null) return exits.send(refusalResponse(serverRefusals.outsideProxyTarget(forwardedPath, upstream.target.pathname), null));
+  if (confined === null) return send(refusalResponse(serverRefusals.outsideProxyTarget(forwardedPath, upstream.target.pathname), null));
   const target = confined;
   const note = (outcome: string, more: Partial<ProxyNote> = {}): ProxyNote => ({
     outcome, target, documented: decision.kind === 'refuse' || decision.operation !== null, responseViolations: [], undeclared: [], ...more,
   });
-  if (decision.kind === 'refuse') return exits.send({ ...decision.response, proxy: note('refused') });
+  if (decision.kind === 'refuse') return send({ ...decision.response, proxy: note('refused') });
   const { operation, violations } = decision;
   const headers = upstreamHeaders(req.headers, upstream.target, req.socket.remoteAddress, request.body);
   // Watched from the start: a client that leaves while the upstream thinks cancels the request to it.
@@ -48,13 +51,13 @@ export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: Proxy
     switch (result.kind) {
       case 'abandoned':
         // 499: no status was ever sent (nginx's code for a client that closed its request first).
-        return exchange.stub.recorder.answered(request, recorded(499, operation, null, violations, note('abandoned'), true), performance.now() - exchange.started);
+        return send(relayedAnswer(499, operation, null, violations, note('abandoned'), true));
       case 'unreachable':
         return exits.mock(note(`fallback (upstream unreachable: ${result.code})`));
       case 'timeout':
-        return exits.send(gatewayProblem(504, `no answer from the upstream ${target} within ${upstream.timeoutMs} ms (--proxy-timeout)`, operation, violations, note('timeout')));
+        return send(gatewayProblem(504, `no answer from the upstream ${target} within ${upstream.timeoutMs} ms (--proxy-timeout)`, operation, violations, note('timeout')));
       case 'broken':
-        return exits.send(gatewayProblem(502, `the upstream ${target} ${result.reason}`, operation, violations, note('bad gateway')));
+        return send(gatewayProblem(502, `the upstream ${target} ${result.reason}`, operation, violations, note('bad gateway')));
       case 'answer': {
         const status = result.response.statusCode ?? 502;
         // The document has the operation, the upstream not yet: the mock answers it.
@@ -62,13 +65,13 @@ export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: Proxy
           result.response.resume();
           return exits.mock(note(`fallback (upstream ${status})`, { upstreamStatus: status }));
         }
-        return relay(exchange, result.response, decision, note('forwarded', { upstreamStatus: status }), exits, proxy.recorder, left.signal, upstream.timeoutMs);
+        return relay(result.response, decision, note('forwarded', { upstreamStatus: status }), send, proxy.recorder, exchange.request.rawQuery, left.signal, upstream.timeoutMs);
       }
     }
   }).catch((error: unknown) => {
     // A bug of ours: logged, and the client still gets an answer rather than a hung request.
     process.stderr.write(`internal error proxying ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}\n`);
-    if (!exchange.res.headersSent) exits.send(gatewayProblem(502, `the stub failed relaying the answer of ${target}; see its log`, operation, violations, note('bad gateway')));
+    if (!exchange.res.headersSent) send(gatewayProblem(502, `the stub failed relaying the answer of ${target}; see its log`, operation, violations, note('bad gateway')));
     else exchange.res.destroy();
   });
 }
@@ -80,28 +83,28 @@ function gatewayProblem(status: number, detail: string, operation: CompiledOpera
 }
 
 /**
- * `left`: the client has gone (the upstream's answer is then cut off, whenever that happens);
- * `idleMs`: how long a body held back for checking may go without a byte before the client gets a 504.
+ * Checks the upstream's answer and hands it to the exit: at once with its body to pipe, or once a
+ * body to check is read whole. `left`: the client has gone (the upstream's answer is then cut off
+ * and journaled as abandoned); `idleMs`: how long a body held back for checking may go without a
+ * byte before the client gets a 504.
  */
-function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<ProxyDecision, { kind: 'forward' }>, note: ProxyNote, exits: ProxyExits, recorder: FixtureRecorder | null, left: AbortSignal, idleMs: number): void {
-  const { req, res } = exchange;
+function relay(answer: IncomingMessage, forward: Extract<ProxyDecision, { kind: 'forward' }>, note: ProxyNote, send: ProxyExits['send'], recorder: FixtureRecorder | null, rawQuery: string, left: AbortSignal, idleMs: number): void {
   const { operation, violations } = forward;
   const status = answer.statusCode!;
   const head = operation ? checkHead(operation, status, answer.headers) : { plan: null, violations: [] };
   note.responseViolations.push(...head.violations);
   const plan = head.plan;
-  // The client left: the upstream's answer is not wanted any more.
-  let recordedOnce = false;
-  const record = (abandoned = false) => {
-    if (recordedOnce) return;
-    recordedOnce = true;
-    exchange.stub.recorder.answered(exchange.request, recorded(status, operation, plan, violations, note, abandoned), performance.now() - exchange.started);
+  /** Set once the answer is the exit's (or the client's leaving ended it): nothing here acts on it any more. */
+  let handed = false;
+  const handOff = () => {
+    handed = true;
+    left.removeEventListener('abort', clientLeft);
   };
   const clientLeft = () => {
-    if (answer.complete) return;
+    if (handed) return;
+    handOff();
     answer.destroy();
-    // The client left before the whole answer reached it: journaled as abandoned, like a delayed mock answer.
-    record(true);
+    send(relayedAnswer(status, operation, plan, violations, note, true));
   };
   if (left.aborted) return clientLeft();
   left.addEventListener('abort', clientLeft, { once: true });
@@ -109,93 +112,61 @@ function relay(exchange: Exchange, answer: IncomingMessage, forward: Extract<Pro
     note.responseViolations.push(...check.violations);
     note.undeclared.push(...check.undeclared);
     if (check.unchecked) note.unchecked = check.unchecked;
-    if (recorder && operation && plan) recordFixture(recorder, forward, exchange.request.rawQuery, operation, plan, answer, check, whole, note);
+    if (recorder && operation && plan) recordFixture(recorder, forward, rawQuery, operation, plan, answer, check, whole, note);
   };
-  const writeHead = () => {
-    // Frontend code may read the violations too (the upstream's own CORS headers, if any, win).
-    if (exchange.settings.cors) applyCors(req, res, operation?.responseHeaderNames ?? '');
+  const handOver = (held: Buffer[], rest: IncomingMessage | null) => {
+    handOff();
     const headers = clientHeaders(answer.headers);
     const header = proxiedViolationsHeader(violations, note.responseViolations);
     if (header !== null) headers['x-mock-violations'] = header;
-    res.writeHead(status, headers);
+    send(relayedAnswer(status, operation, plan, violations, note, false), { headers, held, rest, idleMs });
   };
 
-  // Held back only when there is a document body to check; anything else streams at once.
+  // Held back only when there is a document body to check; anything else is handed over at once.
   const checkable = plan !== null && wantsBody(plan, answer.headers);
   if (!checkable || Number(answer.headers['content-length']) > CHECK_CAP_BYTES) {
     if (plan) finish(checkable ? checkUpstreamBody(plan, answer.headers, null) : { violations: checkMedia(plan, answer.headers), undeclared: [] }, false);
-    return stream(exchange, answer, writeHead, record, note, [], idleMs);
+    return handOver([], answer);
   }
   const chunks: Buffer[] = [];
   let held = 0;
   // Held back, the body reaches the client only once whole: an upstream that stops sending it
   // must not hold the client for ever. No byte within --proxy-timeout: 504, nothing sent yet.
   const stalled = setTimeout(() => {
+    if (handed) return;
+    handOff();
     answer.off('data', onData).off('end', onEnd);
     answer.destroy();
-    recordedOnce = true; // the 504 is recorded where it is sent
-    exits.send(gatewayProblem(504, `the upstream ${note.target} sent its answer's head and then nothing for ${idleMs} ms (--proxy-timeout)`, operation, violations, { ...note, outcome: 'timeout' }));
+    send(gatewayProblem(504, `the upstream ${note.target} sent its answer's head and then nothing for ${idleMs} ms (--proxy-timeout)`, operation, violations, { ...note, outcome: 'timeout' }));
   }, idleMs);
   answer.once('close', () => clearTimeout(stalled));
   const onData = (chunk: Buffer) => {
-    if (plan === null) return;
     stalled.refresh();
     chunks.push(chunk);
     held += chunk.length;
     if (held <= CHECK_CAP_BYTES) return;
-    // Too large to hold: its head goes out with what is known, the rest streams unchecked.
+    // Too large to hold: its head goes out with what is known, the rest is piped unchecked.
     clearTimeout(stalled);
     answer.off('data', onData).off('end', onEnd);
     answer.pause();
     finish(checkUpstreamBody(plan, answer.headers, null), false);
-    stream(exchange, answer, writeHead, record, note, chunks, idleMs);
+    handOver(chunks, answer);
   };
   const onEnd = () => {
     clearTimeout(stalled);
-    if (plan === null) return;
-    finish(checkUpstreamBody(plan, answer.headers, Buffer.concat(chunks, held)), true);
-    writeHead();
-    res.end(Buffer.concat(chunks, held));
-    record();
+    if (handed) return;
+    const body = Buffer.concat(chunks, held);
+    finish(checkUpstreamBody(plan, answer.headers, body), true);
+    handOver([body], null);
   };
   answer.on('data', onData).on('end', onEnd);
   answer.once('error', () => {
-    if (res.headersSent) return;
+    // Once handed over, the exit's pipe says what became of it.
+    if (handed) return;
+    handOff();
+    clearTimeout(stalled);
     answer.off('end', onEnd);
-    recordedOnce = true; // the 502 is recorded where it is sent
-    exits.send(gatewayProblem(502, `the upstream ${note.target} broke off its answer`, operation, violations, { ...note, outcome: 'bad gateway' }));
-  });
-}
-
-/** Writes the head and what was held, then pipes the rest of the answer through (back-pressure and all). */
-function stream(exchange: Exchange, answer: IncomingMessage, writeHead: () => void, record: (abandoned?: boolean) => void, note: ProxyNote, held: Buffer[], idleMs: number): void {
-  const { res } = exchange;
-  writeHead();
-  for (const chunk of held) res.write(chunk);
-  // The head is out: an upstream that then stops sending gets its client's connection cut after
-  // --proxy-timeout without a byte, so the client sees a broken answer instead of waiting for
-  // ever. A pause the client's own slow reading causes (the pipe's back-pressure) is no stall.
-  const stalled = setInterval(() => {
-    if (answer.isPaused()) return stalled.refresh();
-    clearInterval(stalled);
-    note.outcome = 'timeout (answer cut off)';
-    // Recorded first: the client did not leave, the upstream stopped (the cut is not an abandon).
-    record();
-    answer.destroy();
-    res.destroy();
-  }, idleMs);
-  answer.on('data', () => stalled.refresh());
-  answer.once('close', () => clearInterval(stalled));
-  answer.pipe(res);
-  res.once('close', () => {
-    clearInterval(stalled);
-    record();
-  });
-  answer.once('error', () => {
-    // Cut off mid-answer: the client must see a broken answer, not a complete-looking short one.
-    note.outcome = 'bad gateway (answer cut off)';
-    res.destroy();
-    record();
+    send(gatewayProblem(502, `the upstream ${note.target} broke off its answer`, operation, violations, { ...note, outcome: 'bad gateway' }));
   });
 }
 
@@ -217,8 +188,8 @@ function recordFixture(recorder: FixtureRecorder, forward: Extract<ProxyDecision
   });
 }
 
-/** The journal's view of a relayed answer: its outcome, never its body. */
-function recorded(status: number, operation: CompiledOperation | null, plan: ResponsePlan | null, violations: string[], note: ProxyNote, abandoned: boolean): EngineResponse {
+/** A relayed answer as the exit sends and records it: its status and outcome, never its body (the exit writes or pipes that). */
+function relayedAnswer(status: number, operation: CompiledOperation | null, plan: ResponsePlan | null, violations: string[], note: ProxyNote, abandoned: boolean): EngineResponse {
   return { status, headers: {}, body: '', scenario: null, violations, selfCheck: [], delayMs: 0, operation, documented: plan, ownAnswer: false, proxy: note, ...(abandoned ? { abandoned } : {}) };
 }
 

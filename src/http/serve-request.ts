@@ -1,5 +1,6 @@
-// The node:http adapter: reads a request into a PlainRequest (bounded body), runs the engine, and
-// sends the EngineResponse once: CORS, scripted delays and faults, the write, then the record.
+// The node:http adapter: reads a request into a PlainRequest (bounded body), has it answered (the
+// engine, or with --proxy the real API: proxy-exchange.ts), and sends every answer through one
+// exit, once: the delay, CORS, a fault or the write (or the pipe of a relayed body), then the record.
 // The default server calls it directly for API paths, so the hot path pays nothing for Express;
 // the Express app calls the same function, so both behave alike.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -17,6 +18,7 @@ import { readBody } from './read-body.js';
 import { isMultipart, readMultipart } from './read-multipart.js';
 import type { Exchange, ServeSettings } from './exchange.js';
 import { writeStream } from './write-stream.js';
+import { writeRelayed, type RelayedBody } from './write-relayed.js';
 
 export type { ServeSettings } from './exchange.js';
 
@@ -38,7 +40,7 @@ export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerRespon
 function proceed(exchange: Exchange): void {
   // --proxy: the real API answers, unless the stub's own answer was asked for (proxy-exchange.ts).
   const proxy = exchange.stub.proxy;
-  if (proxy) return serveProxied(exchange, proxy, { mock: (note) => answerFromMock(exchange, note), send: (response) => sendAnswer(exchange, response) });
+  if (proxy) return serveProxied(exchange, proxy, { mock: (note) => answerFromMock(exchange, note), send: (response, relayed) => sendAnswer(exchange, response, relayed) });
   answerFromMock(exchange);
 }
 
@@ -77,25 +79,36 @@ function engineAnswer({ stub, request }: Exchange): EngineResponse | Promise<Eng
   }
 }
 
-/** The one exit: every answer, refusal or fault leaves through here and is recorded once. */
-function sendAnswer(exchange: Exchange, response: EngineResponse): void {
+/**
+ * The one exit: every answer, refusal, fault or answer relayed from the real API (`relayed`: its
+ * head and body) leaves through here, delayed and recorded alike, once.
+ */
+function sendAnswer(exchange: Exchange, response: EngineResponse, relayed?: RelayedBody): void {
   const { res, settings } = exchange;
+  // The client left before there was anything to send (a relayed answer it did not wait for).
+  if (response.abandoned) return record(exchange, response);
   const owes = response.delayMs > 0 || response.fault === 'timeout';
   if (owes && settings.inFlight.full) {
+    relayed?.rest?.destroy();
     return send(exchange, refusalResponse(serverRefusals.tooManyOwed(MAX_OWED), null));
   }
   if (response.delayMs > 0) {
     // A client that gives up on a slow answer is still a request its test may want to see.
-    const abandoned = () => record(exchange, { ...response, abandoned: true });
-    return settings.inFlight.delay(response.delayMs, () => send(exchange, response), res, abandoned);
+    const abandoned = () => {
+      relayed?.rest?.destroy();
+      record(exchange, { ...response, abandoned: true });
+    };
+    return settings.inFlight.delay(response.delayMs, () => send(exchange, response, relayed), res, abandoned);
   }
-  send(exchange, response);
+  send(exchange, response, relayed);
 }
 
-function send(exchange: Exchange, response: EngineResponse): void {
+function send(exchange: Exchange, response: EngineResponse, relayed?: RelayedBody): void {
   const { req, res, settings, request } = exchange;
-  if (res.destroyed) return;
+  if (res.destroyed) return void relayed?.rest?.destroy();
+  // The one place CORS is applied; a relayed answer's own CORS headers, if any, win.
   if (settings.cors) applyCors(req, res, response.operation?.responseHeaderNames);
+  if (relayed) return writeRelayed(res, response, relayed, (sent) => record(exchange, sent));
   if (response.fault) injectFault(response, exchange);
   else if (request.bodyLimitExceeded !== undefined) writeAndDrain(res, req, response, request);
   // A stream is journaled once it ends, with the events the client got.
