@@ -1,8 +1,10 @@
 // The fetch adapter's way out: the engine's EngineResponse as a standard Response, after its delay,
-// with the faults a client's resilience test asks for made of what fetch has (a network error, a
-// body that breaks off, an answer that never comes). The counterpart of serve-request.ts's send.
+// with the faults a client's resilience test asks for (decided in common/faults.ts, as for the
+// server) made of what fetch has (a network error, a body that breaks off, an answer that never
+// comes). The counterpart of serve-request.ts's send.
 import type { EngineResponse } from '../engine/engine-response.js';
 import { eventDelay, eventText, type StreamBody } from '../common/stream-events.js';
+import { planFault } from '../common/faults.js';
 
 /** Statuses whose Response may carry no body (the Fetch standard's null body statuses). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -38,22 +40,24 @@ export function sendsEvents(response: EngineResponse, method: string): boolean {
 export function toResponse(response: EngineResponse, method: string, ended: (sent: string) => void = () => {}): Response {
   const headers = new Headers(response.headers);
   const body = method === 'HEAD' || NULL_BODY.has(response.status) ? null : response.body;
-  switch (response.fault) {
-    case 'reset':
+  // A fault as common/faults.ts plans it (`hold`, the timeout, is the handler's: it never answers).
+  const fault = response.fault === undefined ? null : planFault(response.fault, response.body);
+  switch (fault?.kind) {
+    case 'drop':
       return Response.error();
-    case 'close':
-      return new Response(halfThenBreak(response.body), { status: response.status, headers });
-    case 'malformed':
-      return new Response(response.body.slice(0, Math.max(1, response.body.length - 1)) + ',', { status: response.status, headers });
+    case 'breakOff':
+      return new Response(sentThenBreak(fault.sent), { status: response.status, headers });
+    case 'broken':
+      return new Response(fault.body, { status: response.status, headers });
     default:
       // A stream's events arrive one by one, as from the server (write-stream.ts).
       return new Response(sendsEvents(response, method) ? eventStream(response.stream!, ended) : body, { status: response.status, headers });
   }
 }
 
-/** The first half of the body, then an error: the client's read fails mid-body, as when the server hangs up. */
-function halfThenBreak(body: string): ReadableStream<Uint8Array> {
-  const half = new TextEncoder().encode(body.slice(0, Math.ceil(body.length / 2)));
+/** `sent` (the first half of the body), then an error: the client's read fails mid-body, as when the server hangs up. */
+function sentThenBreak(sent: string): ReadableStream<Uint8Array> {
+  const half = new TextEncoder().encode(sent);
   return new ReadableStream({
     start(controller) {
       controller.enqueue(half);

@@ -18,6 +18,7 @@ import { readBody } from './read-body.js';
 import { isMultipart, readMultipart } from './read-multipart.js';
 import type { Exchange, ServeSettings } from './exchange.js';
 import { writeStream } from './write-stream.js';
+import { planFault } from '../common/faults.js';
 import { writeRelayed, type RelayedBody } from './write-relayed.js';
 
 export type { ServeSettings } from './exchange.js';
@@ -160,25 +161,25 @@ function writeAndDrain(res: ServerResponse, req: IncomingMessage, response: Engi
   write(res, response, request);
 }
 
-/** Deliberate failures for client resilience tests; only when a fixture or X-Mock-Fault asks. */
+/** Deliberate failures for client resilience tests (common/faults.ts decides what each makes of the answer); only when a fixture or X-Mock-Fault asks. */
 function injectFault(response: EngineResponse, { req, res, settings }: Exchange): void {
-  switch (response.fault) {
-    case 'reset':
+  const plan = planFault(response.fault!, response.body);
+  switch (plan.kind) {
+    case 'drop':
       req.socket.resetAndDestroy();
       return;
-    case 'close':
-      // Promise a full body, send half, then hang up.
-      res.writeHead(response.status, { ...response.headers, 'content-length': String(Buffer.byteLength(response.body) + 64) });
-      res.write(response.body.slice(0, Math.ceil(response.body.length / 2)));
+    case 'breakOff':
+      res.writeHead(response.status, { ...response.headers, 'content-length': String(plan.promisedBytes) });
+      res.write(plan.sent);
       setImmediate(() => req.socket.destroy());
       return;
-    case 'timeout':
-      // Never answer; the socket is released when the client gives up or the server shuts down.
+    case 'hold':
+      // The socket is released when the client gives up or the server shuts down.
       settings.inFlight.hold(res);
       return;
-    case 'malformed':
+    case 'broken':
       res.writeHead(response.status, response.headers);
-      res.end(response.body.slice(0, Math.max(1, response.body.length - 1)) + ',');
+      res.end(plan.body);
       return;
   }
 }
