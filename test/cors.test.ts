@@ -24,4 +24,19 @@ describe('CORS', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe(allowed);
   });
+
+  it('answers a preflight of the API 204 with its grants, and journals it as the stub\'s own answer', async () => {
+    stub.reset();
+    const preflight = await request(`${stub.url}/plants`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-client' },
+    });
+    expect([preflight.status, preflight.text]).toEqual([204, '']);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(preflight.headers.get('access-control-allow-methods')).toMatch(/\bPOST\b/);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/, x-client$/);
+    expect(stub.requests()).toMatchObject([{ method: 'OPTIONS', path: '/plants', status: 204, scenario: 'preflight' }]);
+    const metrics = (await request(`${stub.url}/__admin/metrics`)).text;
+    expect(metrics).toContain('stub_requests_total{operation="none",status="204",origin="preflight"} 1');
+  });
 });

@@ -16,7 +16,8 @@ export interface EngineResponse {
   stream?: StreamBody;
   /**
    * The scenario that answered (where the answer came from): a fixture's scenario name,
-   * `example:<name>`, `echo`, `generated` or `state`; null for refusals (nothing was served). Sent
+   * `example:<name>`, `echo`, `generated`, `state`, or `preflight` (the stub's answer to a CORS
+   * preflight); null for refusals and relayed answers (nothing was served). Sent
    * as X-Mock-Scenario and journaled as `scenario` (docs/architecture.md, "Words").
    */
   scenario: string | null;

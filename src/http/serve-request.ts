@@ -12,7 +12,7 @@ import { serveProxied } from './proxy-exchange.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
 import { failedAnswer } from '../stub/failed-answer.js';
-import { applyCors, isPreflight, answerPreflight } from './cors.js';
+import { applyCors, isPreflight, preflightAnswer } from './cors.js';
 import { MAX_OWED } from './in-flight.js';
 import { readBody } from './read-body.js';
 import { isMultipart, readMultipart } from './read-multipart.js';
@@ -26,9 +26,9 @@ export type { ServeSettings } from './exchange.js';
 const EMPTY = Buffer.alloc(0);
 
 export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerResponse, settings: ServeSettings): void {
-  const started = performance.now();
-  if (settings.cors && isPreflight(req)) return answerPreflight(req, res);
-  const exchange: Exchange = { stub, req, res, settings, request: toPlainRequest(req), started };
+  const exchange: Exchange = { stub, req, res, settings, request: toPlainRequest(req), started: performance.now() };
+  // A preflight is the stub's own answer, sent and recorded as any other.
+  if (settings.cors && isPreflight(req)) return sendAnswer(exchange, preflightAnswer(req));
   readBody(req, settings.maxBodyBytes, (body, exceeded) => {
     exchange.request.body = body;
     if (exceeded) exchange.request.bodyLimitExceeded = settings.maxBodyBytes;

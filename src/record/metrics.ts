@@ -223,7 +223,7 @@ function answeredFrom(response: EngineResponse): string {
   const { scenario } = response;
   // Relayed from the real API (or the client left while it was): no scenario made it.
   if (scenario === null) return response.proxy ? 'proxy' : 'refusal';
-  if (scenario === 'echo' || scenario === 'generated' || scenario === 'state') return scenario;
+  if (scenario === 'echo' || scenario === 'generated' || scenario === 'state' || scenario === 'preflight') return scenario;
   return scenario.startsWith('example:') ? 'example' : 'scenario';
 }
 
