@@ -16,8 +16,13 @@ const CHROMIUM = '/usr/bin/chromium';
 const GITHUB = path.join(ROOT, 'node_modules', '@octokit', 'openapi', 'generated', 'api.github.com.json');
 const SPAWNS = 5;
 
-/** What the stub imports only for documents that need it: faker (`x-faker`, a name faker reads), RE2 (`pattern`), the XML writer. */
-const CONDITIONAL = new Set(['@faker-js/faker', 're2js', 'fast-xml-parser']);
+/**
+ * The one library imported (dynamically) for every document: the data generator. Every other
+ * dynamic import is for documents or options that need it: faker (`x-faker`, a name faker reads),
+ * RE2 (`pattern`), the XML writer, qs (urlencoded forms), the YAML reader (text that is not
+ * JSON), Handlebars (templated fixtures), overlays, several documents.
+ */
+const ALWAYS = new Set(['json-schema-faker']);
 
 /**
  * Bundles `source` (an entry module's text, resolved from the repository) for a browser, as an
@@ -38,7 +43,7 @@ async function bundle(source, external = []) {
     const bytes = names.map((name) => files.get(name));
     return { minified: bytes.reduce((sum, b) => sum + b.length, 0), gzipped: bytes.reduce((sum, b) => sum + gzipSync(b, { level: 9 }).length, 0) };
   };
-  for (const name of files.keys()) if (!CONDITIONAL.has(largestInputs(outputs[name].inputs, 1)[0]?.[0])) atOnce.add(name);
+  for (const name of files.keys()) if (ALWAYS.has(largestInputs(outputs[name].inputs, 1)[0]?.[0])) atOnce.add(name);
   const onDemand = [...files.keys()].filter((name) => !atOnce.has(name));
   const inputs = Object.assign({}, ...Object.values(outputs).map((output) => output.inputs));
   return { files, atOnce: sizes([...atOnce]), onDemand: onDemand.map((name) => ({ name, ...sizes([name]), packages: largestInputs(outputs[name].inputs, 2) })), inputs };
@@ -128,7 +133,9 @@ export async function runInThePage(progress = () => {}) {
   lines.push(
     'esbuild, platform browser, minified, split at dynamic imports as application bundlers do; gzip level 9. ' +
       '"Every document" is what any page loads; the other chunks load only for a document that needs them ' +
-      '(faker for `x-faker` or a name faker reads, RE2 for `pattern`s, the XML writer for XML media types). "msw aside": msw external, our code and its dependencies only.',
+      '(faker for `x-faker` or a name faker reads, RE2 for `pattern`s, the XML writer for XML media types, qs for urlencoded forms, ' +
+      'the YAML reader for a document or fixture given as text that is not JSON, Handlebars for templated fixtures, the overlay reader, several documents\' merger). ' +
+      '"msw aside": msw external, our code and its dependencies only.',
     '',
     table(['bundle', 'every document, minified KB', 'every document, gzipped KB', 'only if needed, gzipped KB'], [
       ['plant-store-stub/msw, msw aside', kb(ours.atOnce.minified), kb(ours.atOnce.gzipped), ours.onDemand.map((c) => `${kb(c.gzipped)} (${c.packages[0][0]})`).join(', ')],

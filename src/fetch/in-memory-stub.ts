@@ -7,16 +7,16 @@ import { ConfigError } from '../config/config-error.js';
 import { compileSpec } from '../openapi/compile-operations.js';
 import { compileResources } from '../openapi/compile-resources.js';
 import { summarizeWarnings, type DocumentWarning } from '../openapi/document-warnings.js';
-import { openDocument, parseDocument, type DocumentReader, type LoadedDocument } from '../openapi/open-document.js';
+import { openDocument, parseDocument, parseText, type DocumentReader, type LoadedDocument } from '../openapi/open-document.js';
 import { importXmlLibrary } from '../openapi/compile-xml.js';
 import { importRe2 } from '../openapi/re2.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { mayUseFaker } from '../generate/name-hints.js';
-import { isXmlMediaType } from '../openapi/media-types.js';
+import { formKind, isXmlMediaType } from '../openapi/media-types.js';
+import { importQs } from '../openapi/qs-library.js';
 import { anyKey } from '../common/any-key.js';
 import { joinFixtures, scenarioTable, type FixtureSource, type LoadedFixtures } from '../scenarios/load-fixtures.js';
 import type { CompiledSpec } from '../openapi/compiled-model.js';
-import { parseYamlFile } from '../config/parse-yaml.js';
 import { Sessions } from '../engine/sessions.js';
 import { loadTemplateEngine } from '../engine/templates.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
@@ -53,16 +53,18 @@ export class InMemoryStub {
   static async open(options: ResolvedFetchOptions): Promise<InMemoryStub> {
     const spec = await openDocuments(options);
     for (const warning of spec.overlayWarnings ?? []) options.warn(`warning: ${warning.file}: ${warning.pointer}: ${warning.reason}`);
-    // Generation, XML writing and patterns stay synchronous: their libraries load first, faker,
-    // the XML writer and RE2 only for a document that may need them (most of a page's download).
+    // Generation, XML writing, patterns and forms stay synchronous: their libraries load first,
+    // faker, the XML writer, RE2 and qs only for a document that may need them (most of a page's download).
     const xml = anyKey(spec.document, isXmlMediaType);
+    const forms = anyKey(spec.document, (key) => formKind(key) !== null);
     const patterns = anyKey(spec.document, (key) => key === 'pattern' || key === 'patternProperties');
     // The template engine only for fixtures that hold a template (`{{request.body.name}}`).
     const templated = JSON.stringify([options.fixtures, options.documents.map((entry) => entry.fixtures)]).includes('{{');
-    await Promise.all([loadGeneratorLibraries({ faker: mayUseFaker(spec.document) || templated }), xml ? importXmlLibrary() : null, patterns ? importRe2() : null, templated ? loadTemplateEngine() : null]);
+    await Promise.all([loadGeneratorLibraries({ faker: mayUseFaker(spec.document) || templated }), xml ? importXmlLibrary() : null, patterns ? importRe2() : null, forms ? importQs() : null, templated ? loadTemplateEngine() : null]);
     const compiled = compileSpec(spec, { tokens: options.tokens, seed: options.seed, strict: options.strict, policy: options.policy });
     for (const line of summarizeWarnings(compiled.warnings)) options.warn(line);
-    const fixtures = [scenarioTable(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)), compiled), ...documentFixtures(options, compiled)].reduce(joinFixtures);
+    const given = await Promise.all(options.fixtures.map((value, i) => fixtureSource(`fixtures[${i}]`, value)));
+    const fixtures = [scenarioTable(given, compiled), ...(await documentFixtures(options, compiled))].reduce(joinFixtures);
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
     const resources = options.stateful ? compileResources(spec, compiled) : null;
     const state: EngineState = {
@@ -111,23 +113,23 @@ export class InMemoryStub {
  * copied first: the caller's stays as it was.
  */
 async function withOverlays(document: object | string, given: ReadonlyArray<object | string>): Promise<{ value: unknown; overlayWarnings: DocumentWarning[] }> {
-  const parsed = typeof document === 'string' ? parseDocument('document', document) : document;
+  const parsed = typeof document === 'string' ? await parseDocument('document', document) : document;
   if (given.length === 0) return { value: parsed, overlayWarnings: [] };
   // Imported only here: a page that gives no overlay never downloads the JSONPath reader.
   const { applyOverlays } = await import('../openapi/apply-overlays.js');
   const value = typeof document === 'string' ? parsed : structuredClone(parsed);
-  const overlays = given.map((overlay, i) => fixtureSource(`overlays[${i}]`, overlay));
+  const overlays = await Promise.all(given.map((overlay, i) => fixtureSource(`overlays[${i}]`, overlay)));
   return { value, overlayWarnings: applyOverlays(value, overlays) };
 }
 
 /** A fixture or an overlay given as text is parsed as its file would be; `name` stands for the file in errors. */
-function fixtureSource(name: string, value: object | string): FixtureSource {
-  return { file: name, value: typeof value === 'string' ? parseYamlFile(name, value) : value };
+async function fixtureSource(name: string, value: object | string): Promise<FixtureSource> {
+  return { file: name, value: typeof value === 'string' ? await parseText(name, value) : value };
 }
 
 /** The document, or several mounted as one (as the server's `--spec` repeated). */
 async function openDocuments(options: ResolvedFetchOptions): Promise<LoadedDocument> {
-  const valueOf = (file: string, document: object | string) => (typeof document === 'string' ? parseDocument(file, document) : document);
+  const valueOf = async (file: string, document: object | string) => (typeof document === 'string' ? parseDocument(file, document) : document);
   if (options.documents.length === 0) {
     const { value, overlayWarnings } = await withOverlays(options.document!, options.overlays);
     const spec = await openDocument('document', value, NO_FILES);
@@ -135,7 +137,7 @@ async function openDocuments(options: ResolvedFetchOptions): Promise<LoadedDocum
   }
   if (options.overlays.length > 0) throw new ConfigError('overlays', 'apply to `document`; with `documents`, give each document already corrected');
   const parts = await Promise.all(options.documents.map(async (entry, i) => {
-    const spec = await openDocument(`documents[${i}]`, valueOf(`documents[${i}]`, entry.document), NO_FILES);
+    const spec = await openDocument(`documents[${i}]`, await valueOf(`documents[${i}]`, entry.document), NO_FILES);
     return { spec, mount: entry.mount ?? null, name: entry.name ?? nameOf(spec, i) };
   }));
   // Imported when several documents are given: a page serving one does not download it.
@@ -150,9 +152,10 @@ function nameOf(spec: LoadedDocument, i: number): string {
 }
 
 /** Each document's own fixtures, which name its operations as it writes them. */
-function documentFixtures(options: ResolvedFetchOptions, compiled: CompiledSpec): LoadedFixtures[] {
-  return options.documents.map((entry, i) => {
+function documentFixtures(options: ResolvedFetchOptions, compiled: CompiledSpec): Promise<LoadedFixtures[]> {
+  return Promise.all(options.documents.map(async (entry, i) => {
     const { name, mount } = compiled.mounted[i];
-    return scenarioTable((entry.fixtures ?? []).map((value, j) => fixtureSource(`documents[${i}].fixtures[${j}]`, value)), compiled, { document: name, mount });
-  });
+    const sources = await Promise.all((entry.fixtures ?? []).map((value, j) => fixtureSource(`documents[${i}].fixtures[${j}]`, value)));
+    return scenarioTable(sources, compiled, { document: name, mount });
+  }));
 }

@@ -10,7 +10,7 @@ import { deref, isSchema, objectView, schemaTypes, type Schema } from './schema-
 import { escapePointerToken } from '../common/json-pointer.js';
 import type { FormPart } from '../common/plain-http.js';
 import { utf8Text } from '../common/bytes.js';
-import qs from 'qs';
+import { qsLibrary } from './qs-library.js';
 import { setOwn } from '../common/json-value.js';
 
 
@@ -120,7 +120,7 @@ const BRACKETED = /^[^[\]]+(\[[^[\]]*\])+$/;
  */
 function bracketedFields(text: string): Record<string, unknown> {
   const bracketed = text.split('&').filter((pair) => BRACKETED.test(safeDecode(pair.split('=')[0]))).join('&');
-  return ordinary(qs.parse(bracketed, { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowPrototypes: false, plainObjects: true })) as Record<string, unknown>;
+  return ordinary(qsLibrary().parse(bracketed, { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowPrototypes: false, plainObjects: true })) as Record<string, unknown>;
 }
 
 /** qs's prototype-less objects as ordinary ones (what every later stage takes for an object), keys set as own properties (`__proto__` included). */

@@ -23,7 +23,7 @@ export async function loadDocument(file: string, overlays: readonly OverlaySourc
   } catch (error) {
     throw new ConfigError(file, await unreadable(file, path, (error as NodeJS.ErrnoException).code ?? (error as Error).message));
   }
-  return withOverlays(file, parseDocument(file, text), overlays, (parsed) => openDocument(file, parsed, {
+  return withOverlays(file, await parseDocument(file, text), overlays, (parsed) => openDocument(file, parsed, {
     files: [path],
     bundle: (value) => bundle(file, path, value),
     fromSwagger2: (value) => fromSwagger2(file, value),
@@ -40,7 +40,7 @@ async function withOverlays(file: string, parsed: OpenApiDocument, overlays: rea
 /** Downloads the document and bundles what its `$ref`s reach, resolved against its URL. Nothing to watch. */
 async function loadRemoteDocument(url: string, overlays: readonly OverlaySource[]): Promise<LoadedDocument> {
   const downloaded = await downloadDocument(url);
-  return withOverlays(url, parseDocument(url, downloaded.text), overlays, (parsed) => openDocument(url, parsed, {
+  return withOverlays(url, await parseDocument(url, downloaded.text), overlays, (parsed) => openDocument(url, parsed, {
     files: [],
     bundle: (value) => bundle(url, downloaded.url, value, true),
     fromSwagger2: (value) => fromSwagger2(url, value),

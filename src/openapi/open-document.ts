@@ -4,7 +4,7 @@
 // a file system (the fetch handler in a browser) open a document the way the server does.
 import type { DocumentWarning } from './document-warnings.js';
 import { ConfigError } from '../config/config-error.js';
-import { parseYamlFile } from '../config/parse-yaml.js';
+import { parsedIfJson } from '../config/json-first.js';
 import { escapePointerToken } from '../common/json-pointer.js';
 
 export type OpenApiVersion = '3.0' | '3.1';
@@ -77,8 +77,19 @@ export async function openDocument(file: string, value: unknown, reader: Documen
 }
 
 /** YAML or JSON text parsed into a document, errors naming `file` with line and column. */
-export function parseDocument(file: string, text: string): OpenApiDocument {
-  return asDocument(file, parseYamlFile(file, text));
+export async function parseDocument(file: string, text: string): Promise<OpenApiDocument> {
+  return asDocument(file, await parseText(file, text));
+}
+
+/**
+ * A document or fixture given as text: JSON read at once, anything else by the YAML reader, which
+ * is imported only then (a page whose documents are JSON or objects never downloads it).
+ */
+export async function parseText(file: string, text: string): Promise<unknown> {
+  const json = /\.json$/i.test(file) ? undefined : parsedIfJson(text);
+  if (json !== undefined) return json;
+  const { parseYamlFile } = await import('../config/parse-yaml.js');
+  return parseYamlFile(file, text);
 }
 
 /**
