@@ -1,8 +1,9 @@
 // Every flag of the command line, declared once: its name, the StubOptions key it fills, how its
 // text is read, its environment variable, and its --help text. The CLI's parser (cli.ts), the
 // --help text (cli-help.ts) and a test against docs/command-line.md all read this table; each
-// option's default and check stay in options.ts, its one resolver, so adding an option means a
-// row here, its field and check there, and its line in the doc.
+// option's default and check stay in its one resolver (engine-options.ts for what the engine reads,
+// which the fetch handler takes too; options.ts for the server's own), so adding an option means
+// a row here, its field and check there, and its line in the doc.
 import type { StubOptions } from './options.js';
 import { DEFAULTS } from './defaults.js';
 

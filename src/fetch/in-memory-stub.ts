@@ -17,7 +17,7 @@ import { importQs } from '../openapi/qs-library.js';
 import { anyKey } from '../common/any-key.js';
 import { joinFixtures, scenarioTable, type FixtureSource, type LoadedFixtures } from '../scenarios/load-fixtures.js';
 import type { CompiledSpec } from '../openapi/compiled-model.js';
-import { Sessions } from '../engine/sessions.js';
+import { engineState } from '../stub/engine-state.js';
 import { loadTemplateEngine } from '../engine/templates.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
@@ -67,10 +67,7 @@ export class InMemoryStub {
     const fixtures = [scenarioTable(given, compiled), ...(await documentFixtures(options, compiled))].reduce(joinFixtures);
     for (const warning of fixtures.warnings) options.warn(`warning: ${warning.file}: ${warning.reason}`);
     const resources = options.stateful ? compileResources(spec, compiled) : null;
-    const state: EngineState = {
-      compiled, document: spec.document as Record<string, unknown>, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: [...(spec.overlayWarnings ?? []), ...fixtures.warnings], sticky: null,
-      defaultDelayMs: options.delayMs, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, script: { seed: options.seed ?? 0, chaos: null }, sessions: new Sessions(), resources,
-    };
+    const state = engineState(spec, compiled, fixtures, resources, options);
     // Capped as the server's store is: a page's memory is no less finite than a server's.
     const store = resources ? new LocalStateStore(() => {}, options.maxStateBytes) : null;
     // Stateful mode starts with the list examples' items and `seedItems` generated ones, as the server's does.

@@ -15,7 +15,7 @@ import { summarizeWarnings } from '../openapi/document-warnings.js';
 import type { EngineState } from '../engine/pipeline.js';
 import { loadGeneratorLibraries } from '../generate/generator-libraries.js';
 import { compileResources } from '../openapi/compile-resources.js';
-import { Sessions } from '../engine/sessions.js';
+import { engineState } from './engine-state.js';
 import { loadDocumentFixtures, loadMountedDocuments } from './load-documents.js';
 import { mountedSource } from '../config/mounted-sources.js';
 import { loadTemplateEngine } from '../engine/templates.js';
@@ -47,10 +47,7 @@ export async function loadState(options: ResolvedOptions, log: (line: string) =>
   for (const line of fixtures.said ?? []) log(line);
   for (const warning of fixtures.warnings) log(`warning: ${warning.file}: ${warning.reason}`);
   const resources = options.stateful ? compileResources(spec, compiled) : null;
-  return {
-    compiled, document: spec.document as Record<string, unknown>, scenarios: fixtures.scenarios, sequences: fixtures.sequences, triggers: fixtures.triggers, fixtureWarnings: [...(spec.overlayWarnings ?? []), ...fixtures.warnings], sticky: null,
-    defaultDelayMs: options.delayMs, defaultDelaySpread: options.delaySpread, stream: { intervalMs: options.streamIntervalMs, maxEvents: options.streamMaxEvents }, script: { seed: options.seed ?? 0, chaos: options.chaos }, sessions: new Sessions(), resources,
-  };
+  return engineState(spec, compiled, fixtures, resources, options);
 }
 
 /** The --overlay files, read and parsed (YAML or JSON); one that cannot be read stops the start, naming it. */
