@@ -46,12 +46,16 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   router.get('/requests', async (req, res) => {
     // A filter that cannot be applied is refused, never silently dropped (`?method=GET&method=POST`
     // would otherwise list everything, `?status=` nothing).
-    for (const name of ['method', 'path', 'status', 'session']) {
+    for (const name of ['method', 'path', 'status', 'session', 'limit', 'offset']) {
       if (typeof req.query[name] === 'object') return sendProblem(res, adminRefusals.filterGivenTwice(name));
     }
     const status = req.query.status === undefined ? undefined : String(req.query.status);
     if (status !== undefined && !/^\d+$/.test(status)) return sendProblem(res, adminRefusals.statusNotAWholeNumber());
-    const filter = { method: text(req.query.method), path: text(req.query.path), status: status === undefined ? undefined : Number(status), session: text(req.query.session) };
+    // A page of what the filter keeps: the newest `limit`, after skipping the newest `offset`.
+    const [limit, offset] = [pageQuery(req.query.limit, 1), pageQuery(req.query.offset, 0)];
+    if (limit === null) return sendProblem(res, adminRefusals.badJournalPage('limit', String(req.query.limit)));
+    if (offset === null) return sendProblem(res, adminRefusals.badJournalPage('offset', String(req.query.offset)));
+    const filter = { method: text(req.query.method), path: text(req.query.path), status: status === undefined ? undefined : Number(status), session: text(req.query.session), limit, offset };
     // Journaled bodies keep their exact numbers (an int64 id above 2^53 stays as sent); with
     // --workers, every worker's entries.
     res.type('application/json').send(await stub.wholeJournal(filter));
@@ -260,4 +264,11 @@ function requireToken(token: string) {
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+/** A page's `limit` or `offset`: undefined when not given, null when not a whole number from `min`. */
+function pageQuery(value: unknown, min: number): number | undefined | null {
+  if (value === undefined) return undefined;
+  const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : NaN;
+  return number >= min ? number : null;
 }

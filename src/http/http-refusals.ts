@@ -18,6 +18,7 @@ const LISTED_VIOLATIONS = 100;
 export const adminRefusals = {
   filterGivenTwice: (name: string): HttpRefusal => ({ status: 400, detail: `${name} must be given once` }),
   statusNotAWholeNumber: (): HttpRefusal => ({ status: 400, detail: 'status must be a whole number' }),
+  badJournalPage: (name: string, value: string): HttpRefusal => ({ status: 400, detail: `${name} must be a whole number${name === 'limit' ? ' from 1' : ''}, got ${value}` }),
   scenarioNameMissing: (): HttpRefusal => ({ status: 400, detail: 'send {"name": "<scenario>"}' }),
   scenarioDoesNotFit: (violations: string[]): HttpRefusal =>
     ({ status: 422, detail: 'the scenario does not fit the document; nothing was added', extra: { violations: violations.slice(0, LISTED_VIOLATIONS) } }),

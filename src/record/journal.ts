@@ -83,6 +83,36 @@ export interface JournalFilter {
   status?: number;
   /** A session's requests only (`default` for those without X-Mock-Session). */
   session?: string;
+  /** A page: the newest `limit` entries the filter keeps, after skipping the newest `offset`; still listed oldest first. */
+  limit?: number;
+  offset?: number;
+}
+
+/** The entries the filter keeps, a page of them when it asks for one; `total` counts every entry it keeps. */
+export interface JournalPage {
+  requests: JournalEntry[];
+  total: number;
+}
+
+/** Whether the filter asks for a page (the listing then says its `total`). */
+export function asksPage(filter: JournalFilter): boolean {
+  return filter.limit !== undefined || filter.offset !== undefined;
+}
+
+/** Whether the filter leaves out any entry (before its page is taken). */
+export function narrows(filter: JournalFilter): boolean {
+  return filter.method !== undefined || filter.path !== undefined || filter.status !== undefined || filter.session !== undefined;
+}
+
+/** Where the filter's page lies among `total` kept entries, oldest first: `[start, end)`. */
+export function pageBounds(total: number, filter: JournalFilter): [number, number] {
+  const end = Math.max(0, total - (filter.offset ?? 0));
+  return [filter.limit === undefined ? 0 : Math.max(0, end - filter.limit), end];
+}
+
+/** The JSON text of a listing: `{"requests": [...]}`, with `total` when a page was asked for. */
+export function listingText(texts: readonly string[], total: number, filter: JournalFilter): string {
+  return `{"requests":[${texts.join(',')}]${asksPage(filter) ? `,"total":${total}` : ''}}`;
 }
 
 /** Whether an entry is one the filter keeps. */
@@ -150,11 +180,17 @@ export class Journal {
 
   /** Entries oldest first, optionally filtered, with credentials redacted. */
   list(filter: JournalFilter = {}, secrets: Secrets = NO_SECRETS): JournalEntry[] {
+    return this.page(filter, secrets).requests;
+  }
+
+  /** Only the page's entries are read back from the slabs (their bodies parsed). */
+  page(filter: JournalFilter = {}, secrets: Secrets = NO_SECRETS): JournalPage {
     const ordered = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
-    return ordered
-      .filter((recorded) => (filter.path === undefined && filter.session === undefined && filter.method === undefined && filter.status === undefined)
-        || kept({ method: recorded.method, path: filter.path === undefined ? '' : readPath(recorded), status: recorded.status, session: recorded.session }, filter))
-      .map((recorded) => describe(recorded, secrets, this.instance));
+    const keptEntries = narrows(filter)
+      ? ordered.filter((recorded) => kept({ method: recorded.method, path: filter.path === undefined ? '' : readPath(recorded), status: recorded.status, session: recorded.session }, filter))
+      : ordered;
+    const [start, end] = pageBounds(keptEntries.length, filter);
+    return { requests: keptEntries.slice(start, end).map((recorded) => describe(recorded, secrets, this.instance)), total: keptEntries.length };
   }
 }
 

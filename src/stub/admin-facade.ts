@@ -9,7 +9,7 @@ import { ADDED_SOURCES, addedHere, scenarioListing, type ScenarioListing } from 
 import type { DocumentWarning } from '../openapi/document-warnings.js';
 import { Coverage, type CoverageReport } from '../record/coverage.js';
 import type { DriftReport } from '../record/drift.js';
-import type { JournalFilter } from '../record/journal.js';
+import { asksPage, type JournalFilter } from '../record/journal.js';
 import type { DeliveryOutcome, Outbound } from '../outbound/outbound.js';
 import { requestFor } from '../engine/plan-deliveries.js';
 import { parseExactJson, stringifyExact } from '../common/exact-json.js';
@@ -118,7 +118,9 @@ export class StubAdmin {
   /** The whole server's journal as GET /__admin/requests answers it (JSON text, numbers exact). */
   async wholeJournal(filter: JournalFilter): Promise<string> {
     const whole = this.parts.whole();
-    return whole ? whole.journal(filter) : stringifyExact({ requests: this.parts.recorder.requests(filter) }, true);
+    if (whole) return whole.journal(filter);
+    const { requests, total } = this.parts.recorder.requestsPage(filter);
+    return stringifyExact(asksPage(filter) ? { requests, total } : { requests }, true);
   }
 
   /** --proxy's drift report (GET /__admin/drift): every worker's added up with --workers; with --state-store, this instance's. */

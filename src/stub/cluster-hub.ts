@@ -11,6 +11,8 @@ import { StateFileWriter } from './state-file.js';
 import { addCounts, type CoverageCounts } from '../record/coverage.js';
 import { addDrift, type DriftReport } from '../record/drift.js';
 import { metricsText, type MetricsJson } from '../record/metrics.js';
+import type { JournalFilter } from '../record/journal.js';
+import { filterForWorkers, mergeJournalParts, type JournalPart } from './cluster-journal.js';
 
 export interface HubOptions {
   stateFile: string | undefined;
@@ -100,7 +102,7 @@ export class ClusterHub {
         this.store.seed(fromEntries(arg as StateEntries));
         return true;
       case ToPrimary.journal:
-        return this.journal(arg);
+        return this.journal(arg as JournalFilter);
       case ToPrimary.coverage:
         return addCounts((await this.fromEach(ToWorker.coverageCounts)) as CoverageCounts[]);
       case ToPrimary.drift:
@@ -120,11 +122,10 @@ export class ClusterHub {
     return answers.flatMap((answer) => (answer.status === 'fulfilled' ? [answer.value] : []));
   }
 
-  /** The workers' journals as one, oldest first, the newest --journal-limit kept: entries as JSON text. */
-  private async journal(filter: unknown): Promise<string[]> {
-    const parts = (await this.fromEach(ToWorker.journalList, filter)) as Array<Array<[string, string]>>;
-    const merged = parts.flat().sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return merged.slice(Math.max(0, merged.length - this.options.journalLimit)).map(([, text]) => text);
+  /** The workers' journals as one listing's JSON text (cluster-journal.ts). */
+  private async journal(filter: JournalFilter): Promise<string> {
+    const parts = (await this.fromEach(ToWorker.journalList, filterForWorkers(filter))) as JournalPart[];
+    return mergeJournalParts(parts, filter, this.options.journalLimit);
   }
 }
 

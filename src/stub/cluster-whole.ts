@@ -18,7 +18,7 @@ export class ClusterWhole implements WholeServer {
   }
 
   async journal(filter: JournalFilter): Promise<string> {
-    return `{"requests":[${((await this.link.ask(ToPrimary.journal, filter)) as string[]).join(',')}]}`;
+    return (await this.link.ask(ToPrimary.journal, filter)) as string;
   }
 
   async coverage(): Promise<CoverageCounts> {

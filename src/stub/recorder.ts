@@ -7,7 +7,7 @@ import type { ResolvedOptions } from '../config/options.js';
 import { formatSelfCheck, requestLineFormatter, type RequestLineFormatter } from '../record/request-log.js';
 import { Coverage, type CoverageReport } from '../record/coverage.js';
 import { Drift } from '../record/drift.js';
-import { Journal, type JournalEntry, type JournalFilter } from '../record/journal.js';
+import { Journal, type JournalEntry, type JournalFilter, type JournalPage } from '../record/journal.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineState } from '../engine/pipeline.js';
@@ -165,8 +165,13 @@ export class Recorder {
 
   /** This process's journal, credentials redacted. */
   requests(filter?: JournalFilter): JournalEntry[] {
+    return this.requestsPage(filter).requests;
+  }
+
+  /** This process's journal as a page (GET /__admin/requests?limit&offset), credentials redacted. */
+  requestsPage(filter?: JournalFilter): JournalPage {
     this.settle();
-    return this.journal.list(filter, this.version.current.compiled.secrets);
+    return this.journal.page(filter, this.version.current.compiled.secrets);
   }
 
   /** Empties the journal and resets coverage. */

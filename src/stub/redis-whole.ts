@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { ConfigError } from '../config/config-error.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { CoverageCounts } from '../record/coverage.js';
-import { kept as keptByFilter, type JournalEntry, type JournalFilter } from '../record/journal.js';
+import { kept as keptByFilter, listingText, narrows, pageBounds, type JournalEntry, type JournalFilter } from '../record/journal.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { COMMAND_TIMEOUT_MS, PREFIX, RedisStateStore } from './redis-state-store.js';
 import { readMessage } from './redis-messages.js';
@@ -90,14 +90,33 @@ export class RedisWhole implements WholeServer {
     return this.store.run(() => this.redis.get(KEYS.sticky));
   }
 
-  /** Entries that are not ones this stub wrote (not JSON, not an entry) are left out. */
+  /**
+   * Without a filter, a page is read as itself (LLEN and one LRANGE of it); a filter reads the
+   * whole journal (at most --journal-limit entries) to find what it keeps. Entries that are not
+   * ones this stub wrote (not JSON, not an entry) are left out.
+   */
   async journal(filter: JournalFilter): Promise<string> {
+    if (!narrows(filter)) {
+      const [length, texts] = await this.store.run(() => this.readPage(filter));
+      return listingText(texts.filter((text) => journalEntry(text) !== null), length, filter);
+    }
     const texts = await this.store.run(() => this.redis.lrange(KEYS.journal, 0, -1));
     const kept = texts.filter((text) => {
       const entry = journalEntry(text);
       return entry !== null && keptByFilter(entry, filter);
     });
-    return `{"requests":[${kept.join(',')}]}`;
+    const [start, end] = pageBounds(kept.length, filter);
+    return listingText(kept.slice(start, end), kept.length, filter);
+  }
+
+  /** The journal's length and a page of it counted from the newest, read in one transaction. */
+  private async readPage(filter: JournalFilter): Promise<[number, string[]]> {
+    const offset = filter.offset ?? 0;
+    // Negative indices count from the newest; Redis clamps a start before the oldest to it.
+    const first = filter.limit === undefined ? 0 : -(offset + filter.limit);
+    const results = await this.redis.multi().llen(KEYS.journal).lrange(KEYS.journal, first, -(offset + 1)).exec();
+    if (!results || results.some(([error]) => error)) throw results?.find(([error]) => error)?.[0] ?? new Error('the journal read was aborted');
+    return [results[0][1] as number, results[1][1] as string[]];
   }
 
   async coverage(): Promise<CoverageCounts> {

@@ -7,6 +7,7 @@ import { resourcesSummary } from './resources-report.js';
 import { DEFAULTS, type ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
+import { journalPart } from './cluster-journal.js';
 import { handleRequest } from '../engine/pipeline.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineResponse } from '../engine/engine-response.js';
@@ -173,7 +174,7 @@ export class Stub {
     this.recorder.settle(); // answers of this turn still waiting for their records
     switch (op) {
       case ToWorker.journalList:
-        return this.recorder.requests(arg as JournalFilter).map((entry) => [entry.time, stringifyExact(entry, true)]);
+        return journalPart(this.recorder.requestsPage(arg as JournalFilter));
       case ToWorker.coverageCounts:
         return this.recorder.coverage.counts();
       case ToWorker.driftReport:

@@ -741,8 +741,9 @@ async function start() {
   $('title').textContent = health.spec;
   document.title = `${health.spec}: stub admin`;
   try {
-    const { requests } = await json('requests');
-    addEntries(requests.slice(-MAX_KEPT));
+    // Only the rows the page keeps are read (with --state-store, one read of that page in Redis).
+    const { requests } = await json(`requests?limit=${MAX_KEPT}`);
+    addEntries(requests);
     await Promise.all([refreshOperations(), loadWarnings(), loadStoredItems()]);
   } catch (error) {
     showError(error);
