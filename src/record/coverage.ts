@@ -38,19 +38,31 @@ export function addCounts(parts: CoverageCounts[]): CoverageCounts {
   return sum.counts();
 }
 
+/** A documented status delivered, or a scenario that served an answer. */
+export type CoverageKind = 'status' | 'scenario';
+
+/**
+ * What an answer counts for, told to `hit` (this process's tables, or Redis's hashes for the whole
+ * server): the same rule wherever coverage is kept. The stub's own answers count for nothing; an
+ * injected fault or an abandoned delay never delivered its status, but its scenario was exercised.
+ */
+export function countCoverage(response: EngineResponse, hit: (kind: CoverageKind, operation: string, key: string) => void): void {
+  const { operation } = response;
+  if (!operation || response.ownAnswer) return;
+  if (!response.fault && !response.abandoned && response.documented) hit('status', operation.key, response.documented.key);
+  if (response.scenario !== null) hit('scenario', operation.key, response.scenario);
+}
+
 export class Coverage {
   /** `POST /plants` -> documented status key or scenario name -> hits. */
   private statusHits = new Map<string, Map<string, number>>();
   private scenarioHits = new Map<string, Map<string, number>>();
 
   record(response: EngineResponse): void {
-    const { operation } = response;
-    if (!operation || response.ownAnswer) return;
-    // An injected fault or an abandoned delay never delivered its status; the scenario was exercised.
-    const delivered = !response.fault && !response.abandoned;
-    if (delivered && response.documented) bump(this.statusHits, operation.key, response.documented.key);
-    if (response.scenario !== null) bump(this.scenarioHits, operation.key, response.scenario);
+    countCoverage(response, this.hit);
   }
+
+  private readonly hit = (kind: CoverageKind, operation: string, key: string): void => bump(kind === 'status' ? this.statusHits : this.scenarioHits, operation, key);
 
   reset(): void {
     this.statusHits.clear();

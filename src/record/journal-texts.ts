@@ -146,6 +146,17 @@ export function readTexts(spans: TextSpans): RecordedTexts {
   return { path, rawQuery, headers, body, answer: readText(slab, at, spans.answerBytes) };
 }
 
+/** The headers as `readTexts` gives them back: each value a string or a list of strings, absent ones left out. */
+export function headerTexts(headers: HeaderValues): Record<string, string | string[]> {
+  const texts: Record<string, string | string[]> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    setOwn(texts, name, Array.isArray(value) ? value.map(String) : String(value));
+  }
+  return texts;
+}
+
 /** Only the path, for filtering without reading the rest. */
 export function readPath(spans: TextSpans): string {
   return readText(spans.slab, spans.start, spans.pathBytes);

@@ -3,13 +3,13 @@
 // the answer's body, both bodies capped; texts are read back and bodies parsed (numbers exact)
 // only when someone reads the journal, so recording stays cheap.
 import { parseExactJson } from '../common/exact-json.js';
-import type { PlainRequest } from '../common/plain-http.js';
 import { DEFAULT_SESSION } from '../engine/sessions.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { NO_SECRETS, type Secrets } from '../openapi/secrets.js';
 import { setOwn } from '../common/json-value.js';
 import { utf8Text } from '../common/bytes.js';
-import { readPath, readTexts, TextSlabs, type TextSpans } from './journal-texts.js';
+import { headerTexts, readPath, readTexts, TextSlabs, type RecordedTexts, type TextSpans } from './journal-texts.js';
+import type { Answered } from './answered.js';
 
 /** Bodies above this many bytes are journaled truncated, and marked so. */
 export const JOURNAL_BODY_CAP = 16 * 1024;
@@ -133,8 +133,8 @@ export class Journal {
 
   constructor(private readonly limit: number) {}
 
-  /** `time`: when the answer was sent (ms since the epoch), if not now. */
-  record(request: PlainRequest, response: EngineResponse, durationMs: number, time = Date.now()): void {
+  /** Keeps the answered request in the ring, written over the oldest once full. */
+  record(answered: Answered): void {
     if (this.limit <= 0) return;
     // A ring buffer: once full, the oldest slot is written over, so memory stays bounded.
     let entry: Recorded;
@@ -143,22 +143,24 @@ export class Journal {
       entry = this.entries[this.start];
       this.start = (this.start + 1) % this.limit;
     }
-    entry.method = request.method;
-    entry.status = response.status;
-    entry.scenario = response.step === undefined ? response.scenario : `${response.scenario} (${response.step})`;
-    entry.session = response.session;
-    entry.document = response.operation?.document ?? null;
-    entry.delayMs = response.delayMs;
-    entry.violations = response.violations;
-    entry.selfCheck = response.selfCheck;
-    entry.fault = response.fault;
-    entry.abandoned = response.abandoned;
-    entry.stateChange = response.stateChange;
-    entry.proxy = response.proxy;
-    entry.durationMs = durationMs;
-    entry.time = time;
+    keepOutcome(entry, answered);
+    const { request, response } = answered;
     // One more byte and character than the cap are kept, to know a text was cut.
     this.texts.write(entry, request.path, request.rawQuery, request.headers, request.body, JOURNAL_BODY_CAP + 1, response.body, JOURNAL_BODY_CAP + 1);
+  }
+
+  /**
+   * The entry this journal keeps of an answered request, credentials redacted, made from the
+   * record itself rather than read back from the slabs (the live followers, the whole server's
+   * journal in Redis); undefined when the journal keeps nothing (a limit of 0).
+   */
+  entryOf(answered: Answered, secrets: Secrets = NO_SECRETS): JournalEntry | undefined {
+    if (this.limit <= 0) return undefined;
+    const outcome = emptyEntry();
+    keepOutcome(outcome, answered);
+    const { request, response } = answered;
+    const texts: RecordedTexts = { path: request.path, rawQuery: request.rawQuery, headers: headerTexts(request.headers), body: request.body, answer: response.body };
+    return describe(outcome, texts, secrets, this.instance);
   }
 
   /** Entries held now. */
@@ -169,13 +171,6 @@ export class Journal {
   clear(): void {
     this.entries.length = 0;
     this.start = 0;
-  }
-
-  /** The entry recorded last, credentials redacted (for live views); undefined when there is none. */
-  latest(secrets: Secrets = NO_SECRETS): JournalEntry | undefined {
-    if (this.entries.length === 0) return undefined;
-    const index = this.entries.length < this.limit ? this.entries.length - 1 : (this.start + this.limit - 1) % this.limit;
-    return describe(this.entries[index], secrets, this.instance);
   }
 
   /** Entries oldest first, optionally filtered, with credentials redacted. */
@@ -190,13 +185,32 @@ export class Journal {
       ? ordered.filter((recorded) => kept({ method: recorded.method, path: filter.path === undefined ? '' : readPath(recorded), status: recorded.status, session: recorded.session }, filter))
       : ordered;
     const [start, end] = pageBounds(keptEntries.length, filter);
-    return { requests: keptEntries.slice(start, end).map((recorded) => describe(recorded, secrets, this.instance)), total: keptEntries.length };
+    return { requests: keptEntries.slice(start, end).map((recorded) => describe(recorded, readTexts(recorded), secrets, this.instance)), total: keptEntries.length };
   }
 }
 
-function describe(recorded: Recorded, secrets: Secrets, instance: string | undefined): JournalEntry {
+/** Fills a slot's outcome from the record: the same fields whether the slot is the ring's or made for one entry. */
+function keepOutcome(entry: Recorded, { request, response, durationMs, time }: Answered): void {
+  entry.method = request.method;
+  entry.status = response.status;
+  entry.scenario = response.step === undefined ? response.scenario : `${response.scenario} (${response.step})`;
+  entry.session = response.session;
+  entry.document = response.operation?.document ?? null;
+  entry.delayMs = response.delayMs;
+  entry.violations = response.violations;
+  entry.selfCheck = response.selfCheck;
+  entry.fault = response.fault;
+  entry.abandoned = response.abandoned;
+  entry.stateChange = response.stateChange;
+  entry.proxy = response.proxy;
+  entry.durationMs = durationMs;
+  entry.time = time;
+}
+
+/** The entry of an outcome and its texts (read back from the slabs, or the request's own). */
+function describe(recorded: Recorded, texts: RecordedTexts, secrets: Secrets, instance: string | undefined): JournalEntry {
   const { durationMs, time } = recorded;
-  const { path, rawQuery, headers, body: requestBody, answer } = readTexts(recorded);
+  const { path, rawQuery, headers, body: requestBody, answer } = texts;
   const entry: JournalEntry = {
     method: recorded.method,
     path,

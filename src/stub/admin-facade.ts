@@ -74,8 +74,7 @@ export class StubAdmin {
 
   /** GET /__admin/metrics in the Prometheus text format: with --workers, the whole server's; else this process's. */
   async metrics(): Promise<string> {
-    this.parts.recorder.settle();
-    return (await this.parts.whole()?.metrics?.()) ?? metricsText([await this.parts.metrics.json()]);
+    return (await this.parts.whole()?.metrics?.()) ?? metricsText([await this.parts.recorder.settled(() => this.parts.metrics.json())]);
   }
 
   /** GET /__admin/warnings: the document's flaws, then what loading the fixtures warned of. */
@@ -130,8 +129,7 @@ export class StubAdmin {
 
   /** This process's drift report. */
   drift(): DriftReport {
-    this.parts.recorder.settle();
-    return this.parts.recorder.drift.report();
+    return this.parts.recorder.driftReport();
   }
 
   /** The whole server's coverage: every worker's hits added up with --workers. */

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/config-error.js';
-import type { EngineResponse } from '../engine/engine-response.js';
-import type { CoverageCounts } from '../record/coverage.js';
+import { countCoverage, type CoverageCounts } from '../record/coverage.js';
+import type { Answered } from '../record/answered.js';
 import { kept as keptByFilter, listingText, narrows, pageBounds, type JournalEntry, type JournalFilter } from '../record/journal.js';
 import { stringifyExact } from '../common/exact-json.js';
 import { COMMAND_TIMEOUT_MS, PREFIX, RedisStateStore } from './redis-state-store.js';
@@ -124,7 +124,11 @@ export class RedisWhole implements WholeServer {
     return { statuses: rows(statuses), scenarios: rows(scenarios) };
   }
 
-  record(entry: JournalEntry | undefined, response: EngineResponse): void {
+  /**
+   * Adds an answered request to the whole server's journal and coverage: `entry` is the one the
+   * recorder made from the record (none when the journal keeps nothing), written as JSON once.
+   */
+  record({ response }: Answered, entry: JournalEntry | undefined): void {
     const batch = this.redis.pipeline();
     if (entry) {
       const text = stringifyExact(entry, true);
@@ -132,12 +136,7 @@ export class RedisWhole implements WholeServer {
       batch.ltrim(KEYS.journal, -this.options.journalLimit, -1);
       batch.publish(KEYS.live, text);
     }
-    // The same rule as the in-process coverage (record/coverage.ts): what was delivered, what served it.
-    const { operation } = response;
-    if (operation && !response.ownAnswer) {
-      if (!response.fault && !response.abandoned && response.documented) batch.hincrby(KEYS.statusHits, `${operation.key}\n${response.documented.key}`, 1);
-      if (response.scenario !== null) batch.hincrby(KEYS.scenarioHits, `${operation.key}\n${response.scenario}`, 1);
-    }
+    countCoverage(response, (kind, operation, key) => batch.hincrby(kind === 'status' ? KEYS.statusHits : KEYS.scenarioHits, `${operation}\n${key}`, 1));
     // Recording never holds up or fails a request; an outage is already reported once.
     batch.exec().catch(() => {});
   }

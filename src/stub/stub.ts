@@ -64,15 +64,15 @@ export class Stub {
     this.outbound = new Outbound(warn, { callbackHosts: options.callbackHosts, loopbackOnly: isLoopbackName(options.host) });
     this.recorder = new Recorder(options, version, warn);
     // Webhooks and callbacks leave only once the answer is out: a receiver never delays the client.
-    this.recorder.onAnswered((_request, response) => {
+    this.recorder.onAnswered(({ response }) => {
       if (response.deliveries && !response.fault && !response.abandoned) this.outbound.send(response.deliveries);
     });
     const metrics = (this.metrics = new Metrics({
-      journalEntries: () => this.recorder.journal.size,
+      journalEntries: () => this.recorder.journalSize(),
       deliveryQueue: () => this.outbound.depth,
       stored: async () => (await this.state?.sizes()) ?? [],
     }));
-    this.recorder.onAnswered((_request, response, durationMs) => metrics.answered(response, durationMs));
+    this.recorder.onAnswered(({ response, durationMs }) => metrics.answered(response, durationMs));
     this.outbound.onOutcome((outcome) => metrics.delivered(outcome));
     version.onReloaded = (ok, durationMs) => metrics.reloaded(ok, durationMs);
     this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, metrics, state: () => this.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun, token: tryToken(options) });
@@ -104,16 +104,16 @@ export class Stub {
         },
       });
       stub.whole = redis;
-      stub.recorder.journal.instance = instance;
+      stub.recorder.nameInstance(instance);
       // Other instances read the journal and coverage from Redis as soon as a client has its answer.
       stub.recorder.recordsMayWait = false;
       // The whole server's journal and coverage live in Redis: each answer is added there too.
-      stub.recorder.onAnswered((_request, response) => redis.record(stub.recorder.latestEntry(), response));
+      stub.recorder.onAnswered((answered) => redis.record(answered, stub.recorder.entryOf(answered)));
       const sticky = await redis.sticky();
       if (sticky !== null) stub.version.useScenario(sticky);
     } else if (link) {
       stub.whole = new ClusterWhole(link);
-      stub.recorder.journal.instance = instanceName();
+      stub.recorder.nameInstance(instanceName());
       link.answerWith((op, arg) => stub.answerPrimary(op, arg));
       stub.shareLiveEntries(link);
     }
@@ -162,25 +162,24 @@ export class Stub {
     const ask = (op: Op, arg: unknown) => link.ask(op, arg).catch(() => undefined);
     this.recorder.onFollowed((followed) => void ask(ToPrimary.following, followed).then((sharing) => (this.sharing = sharing === true)));
     void ask(ToPrimary.following, false).then((sharing) => (this.sharing = sharing === true));
-    this.recorder.onAnswered(() => {
+    this.recorder.onAnswered((answered) => {
       if (!this.sharing) return;
-      const entry = this.recorder.latestEntry();
+      const entry = this.recorder.entryOf(answered);
       if (entry) void ask(ToPrimary.liveEntry, stringifyExact(entry, true));
     });
   }
 
   /** Answers the cluster primary's questions to this worker (its part of the journal and coverage, an admin change). */
   private answerPrimary(op: Op, arg: unknown): unknown {
-    this.recorder.settle(); // answers of this turn still waiting for their records
     switch (op) {
       case ToWorker.journalList:
         return journalPart(this.recorder.requestsPage(arg as JournalFilter));
       case ToWorker.coverageCounts:
-        return this.recorder.coverage.counts();
+        return this.recorder.coverageCounts();
       case ToWorker.driftReport:
-        return this.recorder.drift.report();
+        return this.recorder.driftReport();
       case ToWorker.metricsJson:
-        return this.metrics.json() satisfies Promise<MetricsJson>;
+        return this.recorder.settled(() => this.metrics.json()) satisfies Promise<MetricsJson>;
       case ToWorker.change:
         return this.admin.changeHere(arg as AdminChange);
       case ToWorker.share:
