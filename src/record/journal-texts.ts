@@ -1,14 +1,12 @@
 // The texts of a journal entry (path, query, headers, request body, answer body) as bytes in
 // shared slabs, so that keeping an entry keeps no object of the request's.
 //
-// Why bytes and not the strings themselves: the journal keeps its last 1,000 entries, so every
-// object an entry refers to outlives a young-generation collection and is copied by it. Node's
-// headers object alone is a dictionary plus a string per value; an entry that held it and the
-// path and answer strings made each collection under POST /plants load copy about ten objects a
-// request: 1.7-1.8 ms per scavenge against 1.0 ms without them (`node --trace-gc`, 50
-// connections; about 0.5 µs of CPU per request). Writing the texts into a slab costs most of that
-// back (about 0.4 µs in-process, bench/hot-path.js): what is gained is garbage the collector no
-// longer copies, and memory that stays put; texts are read back only when someone asks.
+// Why bytes and not the strings themselves: the journal keeps its last --journal-limit entries,
+// so every object an entry refers to outlives young-generation collections and is copied by each
+// of them (Node's headers object alone is a dictionary plus a string per value). Writing the texts
+// into a slab costs about what that copying did (docs/benchmark.md, "Why the hot path reads as it
+// does", has the figures): what is gained is memory that stays put and collections that do not
+// grow with the journal; texts are read back only when someone asks.
 import { utf8Text } from '../common/bytes.js';
 import { setOwn } from '../common/json-value.js';
 
