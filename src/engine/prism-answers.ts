@@ -8,6 +8,7 @@ import { PROBLEM_MEDIA_TYPE } from '../openapi/problem-details.js';
 import type { Refusal } from './engine-types.js';
 import type { EngineResponse } from './engine-response.js';
 import { serializeBody } from './serialize-body.js';
+import { refusedAnswer } from './answer-values.js';
 
 interface ProblemType {
   type: string;
@@ -136,19 +137,7 @@ function body(status: number, headers: Record<string, string>, plan: ResponsePla
 }
 
 function prismAnswer(status: number, headers: Record<string, string>, text: string, refusal: Refusal, operation: CompiledOperation | null, documented: ResponsePlan | null): EngineResponse {
-  return {
-    status,
-    headers,
-    body: text,
-    scenario: null,
-    violations: refusal.violations.length > 0 ? refusal.violations : [refusal.message],
-    selfCheck: [],
-    delayMs: 0,
-    operation,
-    documented,
-    ownAnswer: documented === null,
-    refusal: refusal.name,
-  };
+  return refusedAnswer(refusal, status, headers, text, operation, documented, documented === null);
 }
 
 /**

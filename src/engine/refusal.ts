@@ -10,6 +10,7 @@ import type { EngineResponse } from './engine-response.js';
 import type { Refusal, RefusalName } from './engine-types.js';
 import { STUB_POLICY, type CompatPolicy } from '../config/compat-policy.js';
 import { prismRefusal } from './prism-answers.js';
+import { refusedAnswer } from './answer-values.js';
 
 /**
  * The status of a selection the stub cannot honour (unknown scenario or example, undocumented
@@ -42,19 +43,8 @@ export function refusalResponse(refusal: Refusal, operation: CompiledOperation |
   // The refusal's own headers (WWW-Authenticate naming the scheme that failed) win over samples.
   const headers: Record<string, string> = { ...rendered.headers, ...refusal.headers };
   if (rendered.contentType !== null) headers['content-type'] = rendered.contentType;
-  return {
-    status: refusal.status,
-    headers,
-    body: rendered.body === undefined ? '' : serializeBody(rendered.body, false, rendered.contentType, null),
-    scenario: null,
-    violations: refusal.violations.length > 0 ? refusal.violations : [refusal.message],
-    selfCheck: [],
-    delayMs: 0,
-    operation,
-    documented: inApiShape ? documentedResponse(operation.responses, refusal.status) : null,
-    ownAnswer: refusal.ownAnswer === true,
-    refusal: refusal.name,
-  };
+  const body = rendered.body === undefined ? '' : serializeBody(rendered.body, false, rendered.contentType, null);
+  return refusedAnswer(refusal, refusal.status, headers, body, operation, inApiShape ? documentedResponse(operation.responses, refusal.status) : null, refusal.ownAnswer === true);
 }
 
 function namedExample(operation: CompiledOperation, status: number, name: string): RenderedError | null {

@@ -2,7 +2,6 @@
 // request's Origin, so a frontend on any dev-server port can call the stub.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLoopbackName } from '../common/loopback.js';
-import type { EngineResponse } from '../engine/engine-response.js';
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, X-Mock-Scenario, X-Mock-Delay, X-Mock-Fault, X-Mock-Session';
 const EXPOSED_HEADERS = 'X-Mock-Scenario, WWW-Authenticate, Allow, X-Mock-Proxy, X-Mock-Violations';
@@ -12,25 +11,15 @@ export function isPreflight(req: IncomingMessage): boolean {
   return req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
 }
 
-/** Answers a preflight at once (the admin API's); the API's preflights leave through the one exit, as `preflightAnswer`. */
+/** Answers a preflight at once (the admin API's). */
 export function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
   applyCors(req, res);
   res.writeHead(204, { ...preflightHeaders(req), 'content-length': '0' });
   res.end();
 }
 
-/**
- * A preflight of the API's paths as an answer like any other, for the one exit to send (the CORS
- * headers that every answer gets added there) and record: journaled with `scenario: preflight`.
- */
-export function preflightAnswer(req: IncomingMessage): EngineResponse {
-  return { status: 204, headers: preflightHeaders(req), body: '', scenario: PREFLIGHT, violations: [], selfCheck: [], delayMs: 0, operation: null, documented: null, ownAnswer: true };
-}
-
-/** Where a preflight's answer came from: the stub's CORS, not the API (the journal's `scenario`, the metrics' `origin`). */
-export const PREFLIGHT = 'preflight';
-
-function preflightHeaders(req: IncomingMessage): Record<string, string> {
+/** A preflight's grants; the API's preflights leave through the one exit with them (engine/answer-values.ts's preflightAnswer). */
+export function preflightHeaders(req: IncomingMessage): Record<string, string> {
   // Requested headers are echoed too, so a client library's own headers do not fail the preflight.
   const requested = req.headers['access-control-request-headers'];
   return {

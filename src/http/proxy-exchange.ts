@@ -15,6 +15,7 @@ import { RECORD_BODY_CAP, type FixtureRecorder } from '../proxy/record-fixtures.
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
 import type { ProxyNote, EngineResponse } from '../engine/engine-response.js';
+import { relayedAnswer } from '../engine/answer-values.js';
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import type { Exchange } from './exchange.js';
 import type { RelayedBody } from './write-relayed.js';
@@ -186,11 +187,6 @@ function recordFixture(recorder: FixtureRecorder, forward: Extract<ProxyDecision
     operation, pathParams: forward.pathParams, rawQuery, requestBody: forward.requestBody,
     status: answer.statusCode!, plan, headers: answer.headers, body: bodiless ? undefined : check.value, violations: note.responseViolations,
   });
-}
-
-/** A relayed answer as the exit sends and records it: its status and outcome, never its body (the exit writes or pipes that). */
-function relayedAnswer(status: number, operation: CompiledOperation | null, plan: ResponsePlan | null, violations: string[], note: ProxyNote, abandoned: boolean): EngineResponse {
-  return { status, headers: {}, body: '', scenario: null, violations, selfCheck: [], delayMs: 0, operation, documented: plan, ownAnswer: false, proxy: note, ...(abandoned ? { abandoned } : {}) };
 }
 
 /** `3 violations: request /name: is required; response /water: must be an integer`, at most 1 KiB of visible ASCII; null when there are none. */

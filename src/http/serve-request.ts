@@ -12,7 +12,8 @@ import { serveProxied } from './proxy-exchange.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
 import { failedAnswer } from '../stub/failed-answer.js';
-import { applyCors, isPreflight, preflightAnswer } from './cors.js';
+import { applyCors, isPreflight, preflightHeaders } from './cors.js';
+import { preflightAnswer } from '../engine/answer-values.js';
 import { MAX_OWED } from './in-flight.js';
 import { readBody } from './read-body.js';
 import { isMultipart, readMultipart } from './read-multipart.js';
@@ -28,7 +29,7 @@ const EMPTY = Buffer.alloc(0);
 export function serveRequest(stub: Stub, req: IncomingMessage, res: ServerResponse, settings: ServeSettings): void {
   const exchange: Exchange = { stub, req, res, settings, request: toPlainRequest(req), started: performance.now() };
   // A preflight is the stub's own answer, sent and recorded as any other.
-  if (settings.cors && isPreflight(req)) return sendAnswer(exchange, preflightAnswer(req));
+  if (settings.cors && isPreflight(req)) return sendAnswer(exchange, preflightAnswer(preflightHeaders(req)));
   readBody(req, settings.maxBodyBytes, (body, exceeded) => {
     exchange.request.body = body;
     if (exceeded) exchange.request.bodyLimitExceeded = settings.maxBodyBytes;

@@ -12,6 +12,7 @@
 // (`getMetricsAsJSON`), which its AggregatorRegistry adds up across --workers and writes as text.
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { RefusalName } from '../engine/engine-types.js';
+import { PREFLIGHT } from '../engine/answer-values.js';
 
 /** What the scrape reads at that moment, rather than counting as it goes. */
 export interface MetricSizes {
@@ -223,7 +224,7 @@ function answeredFrom(response: EngineResponse): string {
   const { scenario } = response;
   // Relayed from the real API (or the client left while it was): no scenario made it.
   if (scenario === null) return response.proxy ? 'proxy' : 'refusal';
-  if (scenario === 'echo' || scenario === 'generated' || scenario === 'state' || scenario === 'preflight') return scenario;
+  if (scenario === 'echo' || scenario === 'generated' || scenario === 'state' || scenario === PREFLIGHT) return scenario;
   return scenario.startsWith('example:') ? 'example' : 'scenario';
 }
 
