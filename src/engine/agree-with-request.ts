@@ -1,4 +1,4 @@
-// Stage 5b: a stateless answer that agrees with its request. An item read by id answers that id
+// Stage 8 (adjust): a stateless answer that agrees with its request. An item read by id answers that id
 // (`GET /tasks/7` -> `gid: "7"`), other path values land in the properties they name
 // (`/Accounts/{AccountSid}/...` -> `account_sid`), an RPC-style operation's request fields land
 // in the answer's properties of their name (`?channel=C1` -> `channel`), and the items of a list

@@ -1,4 +1,4 @@
-// Stage 4b, stateful mode only: the stored resources answer a request that asked for nothing else
+// Stage 5 (ask the state), stateful mode only: the stored resources answer a request that asked for nothing else
 // (no scenario, Prefer, fault or sticky scenario). The engine only decides: it reads what the store
 // said to the question state-question.ts asked (one item, one page, a count, a new id) and returns
 // the answer to build (a `state` choice) together with the change to make; the layer above asks
@@ -40,50 +40,69 @@ export function answerFromState(
   const { resource } = action;
   const identity = { field: resource.idField, envelope: action.envelope };
   const placing = placingFields(resource);
-  const respond = (value: unknown, change: StateChange | null, isItem = true): Extract<Choice, { kind: 'state' }> => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null, placing });
-
-  if (action.kind === 'list') {
-    const window = listWindow(operation, action, query);
-    const page = facts.page ?? { total: 0, start: 0, ids: [], items: [] };
-    const count = page.total;
-    // Only the items answered were read, and only they are parsed.
-    const listed = page.items.map(parsedItem);
-    // The answer's `total`, `num_pages`, `X-Total-Count`… are the store's.
-    const figures = (perPage: number | null, number: number | null): StoreFigures => ({ declared: action.figures ?? [], total: count, page: number, size: perPage, pages: perPage ? Math.max(1, Math.ceil(count / perPage)) : 1 });
-    const answer = respond(action.listField === null ? listed : { [action.listField]: listed }, null, false);
-    if (window.cursor) return { ...answer, next: nextCursor(window.cursor, window.limit, page), figures: figures(window.perPage, null) };
-    if (window.page === null) return { ...answer, figures: figures(window.perPage, null) };
-    const made = figures(window.perPage, window.page);
-    return { ...answer, pages: made.pages, figures: made };
-  }
+  const respond: Respond = (value, change, isItem = true) => ({ kind: 'state', plan, status: plan.status, value, change, identity: isItem ? identity : null, placing });
+  if (action.kind === 'list') return listAnswer(operation, action, facts, query, respond);
   // An item is stored bare and answered in the document's envelope (`{"data": {...}}`).
   const answered = (item: unknown) => (action.envelope === null ? item : { [action.envelope]: item });
+  if (action.kind === 'create') return createAnswer(operation, action, asked, facts, pathParams, body, respond, answered);
+  return itemAnswer(operation, action, facts, pathParams, body, respond, answered);
+}
+
+type StateChoice = Extract<Choice, { kind: 'state' }>;
+
+/** A `state` choice of this value and change; `isItem` false for a list (it has no one id to keep). */
+type Respond = (value: unknown, change: StateChange | null, isItem?: boolean) => StateChoice;
+
+/** A page of the list (or the list whole), with the store's figures for its `total`, `num_pages`, `X-Total-Count`… */
+function listAnswer(operation: CompiledOperation, action: ResourceAction, facts: StateFacts, query: URLSearchParams, respond: Respond): StateChoice {
+  const window = listWindow(operation, action, query);
+  const page = facts.page ?? { total: 0, start: 0, ids: [], items: [] };
+  const count = page.total;
+  // Only the items answered were read, and only they are parsed.
+  const listed = page.items.map(parsedItem);
+  const figures = (perPage: number | null, number: number | null): StoreFigures => ({ declared: action.figures ?? [], total: count, page: number, size: perPage, pages: perPage ? Math.max(1, Math.ceil(count / perPage)) : 1 });
+  const answer = respond(action.listField === null ? listed : { [action.listField]: listed }, null, false);
+  if (window.cursor) return { ...answer, next: nextCursor(window.cursor, window.limit, page), figures: figures(window.perPage, null) };
+  if (window.page === null) return { ...answer, figures: figures(window.perPage, null) };
+  const made = figures(window.perPage, window.page);
+  return { ...answer, pages: made.pages, figures: made };
+}
+
+/** The item the request sends, with its id (the client's, or a new one drawn) and what only the server sets. */
+function createAnswer(
+  operation: CompiledOperation, action: ResourceAction, asked: StateQuestion, facts: StateFacts, pathParams: Record<string, string>,
+  body: ExactJson | null, respond: Respond, answered: (item: unknown) => unknown,
+): Choice | Refusal | AskAgain | null {
+  const { resource } = action;
   const count = facts.count ?? 0;
-
-  if (action.kind === 'create') {
-    const item = sentItem(body, resource);
-    if (!item) return null;
-    let id = identityOf(item[resource.idField]);
-    if (id === null) {
-      const assigned = newIdentity(resource, count, asked.taken ?? [], facts.taken ?? [], facts.newNumber);
-      if (typeof assigned === 'object' && assigned !== null) return assigned;
-      item[resource.idField] = assigned;
-      id = String(assigned);
-    } else {
-      // An id no path can name (empty, blanks) would be listed and never read, updated or deleted.
-      if (id.trim() === '') return stateRefusals.unnameable(resource.idField, id, resource.itemPath, documentedResponse(operation.responses, 400) !== null);
-      if (facts.taken?.includes(id)) return duplicate(operation, resource.name, resource.idField, id);
-    }
-    if (count >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
-    addServerFields(operation, resource, action.envelope, item, id);
-    placeInScope(resource, item, pathParams);
-    return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true), ...placed(resource, item) });
+  const item = sentItem(body, resource);
+  if (!item) return null;
+  let id = identityOf(item[resource.idField]);
+  if (id === null) {
+    const assigned = newIdentity(resource, count, asked.taken ?? [], facts.taken ?? [], facts.newNumber);
+    if (typeof assigned === 'object' && assigned !== null) return assigned;
+    item[resource.idField] = assigned;
+    id = String(assigned);
+  } else {
+    // An id no path can name (empty, blanks) would be listed and never read, updated or deleted.
+    if (id.trim() === '') return stateRefusals.unnameable(resource.idField, id, resource.itemPath, documentedResponse(operation.responses, 400) !== null);
+    if (facts.taken?.includes(id)) return duplicate(operation, resource.name, resource.idField, id);
   }
+  if (count >= MAX_ITEMS_PER_RESOURCE) return stateRefusals.full(resource.name, MAX_ITEMS_PER_RESOURCE);
+  addServerFields(operation, resource, action.envelope, item, id);
+  placeInScope(resource, item, pathParams);
+  return respond(answered(item), { action: 'create', resource: resource.name, id, item: stringifyExact(item, true), ...placed(resource, item) });
+}
 
+/** The item the path names: read, deleted, replaced or merged (a PUT to a new id creates it where the document creates by PUT). */
+function itemAnswer(
+  operation: CompiledOperation, action: ResourceAction, facts: StateFacts, pathParams: Record<string, string>,
+  body: ExactJson | null, respond: Respond, answered: (item: unknown) => unknown,
+): Choice | Refusal | null {
+  const { resource } = action;
   const id = pathParams[resource.idParam];
   const stored = facts.item ?? undefined;
-  // A resource the document creates by PUT (no POST on the collection): a PUT to a new id makes it.
-  if (stored === undefined && action.kind === 'replace' && resource.operations.create === undefined) return putCreate(resource, count, id, pathParams, body, respond, answered);
+  if (stored === undefined && action.kind === 'replace' && resource.operations.create === undefined) return putCreate(resource, facts.count ?? 0, id, pathParams, body, respond, answered);
   if (stored === undefined) return notFound(operation, resource.name, resource.idParam, id);
   const current = parsedItem(stored);
   // A nested collection's items are its parent's alone (`/Accounts/{AccountSid}/Messages.json`).
@@ -105,6 +124,7 @@ export function answerFromState(
       return respond(answered(updated), { action: action.kind, resource: resource.name, id, item: stringifyExact(updated, true), ...placed(resource, updated) });
     }
   }
+  return null;
 }
 
 /**

@@ -1,4 +1,4 @@
-// Stage 5 for streams: whether the chosen answer is a stream, and its events.
+// Stage 6 (choose) for streams: whether the chosen answer is a stream, and its events.
 // An operation documenting a stream media type answers one when `Accept` chose it, or when it also
 // documents JSON and the request's JSON body says `"stream": true` (LLM APIs' convention: their
 // clients keep sending `Accept: application/json`). The events are a fixture's script, a documented

@@ -1,4 +1,4 @@
-// Stage 2: security. The operation's requirement was compiled at start-up into a check
+// Stage 2 (authenticate): security. The operation's requirement was compiled at start-up into a check
 // (openapi/compile-security.ts); this stage only runs it and turns a refusal into a 401.
 import type { Refusal } from './engine-types.js';
 import { authRefusals } from './refusals.js';

@@ -1,4 +1,4 @@
-// Stage 5: the body of the chosen response. Echo projects the request onto the response schema,
+// Stage 7 (build): the body of the chosen response. Echo projects the request onto the response schema,
 // an example is served as documented, generated data comes from the schema (seeded per request),
 // a scenario serves its fixture, an answer from the state projects the stored item. Numbers keep their exact text on the way out. The builder owns
 // the fallbacks: an echo its response schema rejects (the request's shapes did not fit this

@@ -1,4 +1,4 @@
-// Stage 8: conditional reads (RFC 9110 §13.1.2). Where an operation documents an `ETag` header or a
+// Stage 10 (finish): conditional reads (RFC 9110 §13.1.2). Where an operation documents an `ETag` header or a
 // `304`, a successful GET carries an ETag derived from its bytes, and a request whose
 // If-None-Match names it is answered 304 with no body: a client's cache works against the stub.
 import type { CompiledOperation } from '../openapi/compiled-model.js';
@@ -6,7 +6,7 @@ import { fnv1a } from '../generate/seeded-random.js';
 import type { EngineResponse } from './engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
 
-/** Generic so the pipeline can pass an answer whose delay it decides afterwards (pipeline.ts, stage 9). */
+/** Generic so the pipeline can pass an answer whose delay it decides afterwards (the delay stage, stages/delay.ts). */
 export function conditionalGet<R extends Pick<EngineResponse, 'status' | 'headers' | 'body' | 'fault' | 'documented'>>(operation: CompiledOperation, request: PlainRequest, response: R): R {
   if (request.method !== 'GET' && request.method !== 'HEAD') return response;
   if (response.status < 200 || response.status >= 300 || response.fault !== undefined || !documentsEtag(operation)) return response;

@@ -1,4 +1,4 @@
-// Stage 5d: a list paged by cursor tells the client where its next page starts, built for this
+// Stage 8 (adjust): a list paged by cursor tells the client where its next page starts, built for this
 // request, and stops saying so at the last page, so a client that follows it ends. The operation
 // documents the cursor parameter (Asana's `offset`, Box's `marker`, Twilio's `PageToken`, Stripe's
 // `starting_after`; openapi/compile-paging.ts); the answer's next-page fields are set: a token

@@ -1,4 +1,4 @@
-// Stage 1b: a form POST routed to an operation documented only as GET with a form request
+// Stage 1 (route): a form POST routed to an operation documented only as GET with a form request
 // (openapi/form-post.ts) is answered as that GET: the form's fields that name its query parameters
 // (all of them where the GET documents no body) join the query, the rest stay its body. The
 // request as sent is what the journal keeps; the engine answers the GET.

@@ -1,4 +1,4 @@
-// Stage 5c: the links an answer's headers hold stay on the stub. A documented `Link` or `Location`
+// Stage 8 (adjust): the links an answer's headers hold stay on the stub. A documented `Link` or `Location`
 // sample names the real API's host (`<https://api.github.com/resource?page=2>; rel="next"`): a
 // client following it would leave the stub, so an origin among the document's servers becomes
 // the stub's own (a redirect to another host, a download server, is left as documented). Where the answer

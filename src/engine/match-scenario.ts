@@ -1,4 +1,4 @@
-// Stage 4, before the default answer: the fixture scenario whose `match` the request satisfies,
+// Stage 4 (select), before the default answer: the fixture scenario whose `match` the request satisfies,
 // so a client gets the scripted answer for `GET /plants/404` without sending any header. The most
 // specific match wins (most fields named), then the first in the fixture files' order.
 // fast-deep-equal (Ajv's own) rather than node:util: the engine also runs in a browser (src/fetch/).

@@ -1,4 +1,4 @@
-// Stage 4, after the answer is selected: which documented media type answers, from the request's `Accept` (q-values, wildcards,
+// Stage 6 (choose), after the answer is selected: which documented media type answers, from the request's `Accept` (q-values, wildcards,
 // parameters; jshttp's negotiator does the ranking). Without `Accept`, or when the client takes
 // every documented type alike (`*/*`, what fetch sends), the response's default media type
 // answers: its JSON one, else its first. Nothing acceptable is a 406 naming what is documented.

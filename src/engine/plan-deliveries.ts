@@ -1,4 +1,4 @@
-// Stage 7: what the stub sends out after a successful answer (stateless: the engine only plans,
+// Stage 10 (finish): what the stub sends out after a successful answer (stateless: the engine only plans,
 // outbound/ sends). The webhooks a fixture names for this operation or for the scenario
 // that answered, and the operation's callbacks to the URL their runtime expression reads from the
 // request. Each payload is valid for its schema: the request's own body when it fits, else the

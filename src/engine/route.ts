@@ -1,4 +1,4 @@
-// Stage 1: which operation a request is for. A path the document lacks is 404, a method it lacks
+// Stage 1 (route): which operation a request is for. A path the document lacks is 404, a method it lacks
 // on a known path is 405 with the Allow list derived from the route table.
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import type { RouteTable } from '../openapi/route-table.js';

@@ -1,4 +1,4 @@
-// Stage 4's scripted choices, for a request that asked for nothing by name: an answer added from a
+// Stage 4's (select) scripted choices, for a request that asked for nothing by name: an answer added from a
 // test, the operation's sequence, a fixture whose `match` it satisfies, a scenario chosen by chance,
 // then --chaos. Each may be limited by `times`. What it remembers (sequence positions, counts, the
 // index of each chance draw) is the session's, so parallel tests do not move each other's.

@@ -1,4 +1,4 @@
-// Stage 5 for a scenario: its body and headers as written, or rendered from their templates for
+// Stage 7 (build) for a scenario: its body and headers as written, or rendered from their templates for
 // this request, or (a scenario added with a status only) the stub's own answer for that status.
 import type { ResponsePlan } from '../openapi/compiled-model.js';
 import { headerSafe } from '../openapi/header-value.js';

@@ -1,4 +1,4 @@
-// Stage 4: which response a valid request gets. In order: X-Mock-Scenario, Prefer (code, example,
+// Stage 6 (choose): which response a valid request gets. In order: X-Mock-Scenario, Prefer (code, example,
 // dynamic), the sticky scenario set through /__admin, a scenario whose `match` the request
 // satisfies, then the default: the documented success response (else the first documented one),
 // echoing the request where it has a body.

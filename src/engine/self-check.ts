@@ -1,4 +1,4 @@
-// Stage 6, called once by the pipeline: the stub checks its own answer against the spec before
+// Stage 9 (check): the stub checks its own answer against the spec before
 // sending it: the status is documented for the operation, the body fits that status's schema, documented required headers
 // are present and valid. It only checks: findings are returned, logged loudly and journaled,
 // never hidden, and the answer is sent as built.

@@ -1,4 +1,4 @@
-// Stateful mode's pause at stage 4b: a request of a resource's operation stops at the question it
+// Stateful mode's pause at stage 5 (ask the state): a request of a resource's operation stops at the question it
 // asks the store (state-question.ts) and goes on from the store's facts. A store in this process
 // answers at once (the pipeline never waits); one in another process (the cluster primary, Redis)
 // answers later, and the layer above resumes the pipeline then.

@@ -1,4 +1,4 @@
-// Stateful mode, stage 4b's first half: what a request needs from the store, decided from its
+// Stateful mode, stage 5's first half (ask the state): what a request needs from the store, decided from its
 // route once it is authenticated, valid and asks for nothing else. A read asks for one item, a
 // list for one page and its count, a create for a count and a new id: the store answers only that
 // (store, cluster primary or Redis alike), so what a request costs does not grow with what the

@@ -1,4 +1,4 @@
-// Stage 5, stateful lists: the figures an answer gives about the whole list are the store's. The
+// Stage 7 (build), stateful lists: the figures an answer gives about the whole list are the store's. The
 // example's `total: 120` or `X-Total-Count: 120` beside the two items stored would tell a client
 // to page on for ever (or stop too soon); the store's count, page count, page and page size take
 // their place in the properties and documented headers that say them (openapi/list-figures.ts).

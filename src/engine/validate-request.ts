@@ -1,4 +1,4 @@
-// Stage 3: the request against the operation's parameters and body. Every violation is collected
+// Stage 3 (validate): the request against the operation's parameters and body. Every violation is collected
 // before answering, so a client fixing a form sees all of them at once.
 import type { CompiledOperation, MediaPlan } from '../openapi/compiled-model.js';
 import type { FormPlan } from '../openapi/compile-form.js';

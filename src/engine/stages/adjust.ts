@@ -1,0 +1,25 @@
+// Stage 8, adjust: a built answer made to agree with this request and this stub. A stateless answer
+// answers the path's ids, an RPC-style one reflects the request's fields, a list's ids are
+// distinct (agree-with-request.ts); links in its headers and body stay on the stub
+// (links-on-stub.ts); a cursor-paged list's next-page fields are built for this page
+// (cursor-pages.ts); a stateful create's `Location` names the created item.
+import type { BuiltResponse, Choice, Selection } from '../engine-types.js';
+import { agreeWithRequest } from '../agree-with-request.js';
+import { cursorPages, pageOfRequest } from '../cursor-pages.js';
+import { keepLinksOnStub, locateCreated, stubOrigin } from '../links-on-stub.js';
+import type { RequestContext } from './request-context.js';
+
+export function adjustStage(context: RequestContext, choice: Choice, built: BuiltResponse): BuiltResponse {
+  const { operation, request, query, pathParams, action } = context;
+  const sent = reflects(context.policy.echoRequests, context.selection) ? { query, body: context.body?.value } : undefined;
+  const agreed = agreeWithRequest(operation, choice, built, pathParams, pageOfRequest(operation.cursorPaging, query), sent);
+  const linked = keepLinksOnStub(agreed, request, query, context.state.compiled.serverOrigins);
+  const paged = operation.cursorPaging === null ? linked : cursorPages(operation.cursorPaging, linked, request, query, stubOrigin(request));
+  const created = choice.kind === 'state' && choice.change?.action === 'create' && action ? choice.change.id : null;
+  return created === null || !action ? paged : locateCreated(paged, request, action.resource.itemPath, action.resource.idParam, created, pathParams);
+}
+
+/** An RPC-style answer reflects the request's fields unless the client asked for a documented response (`Prefer: code=201`, an example by name). */
+function reflects(echoRequests: boolean, selection: Selection): boolean {
+  return echoRequests && selection.code === null && selection.example === null;
+}

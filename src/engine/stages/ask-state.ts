@@ -1,0 +1,32 @@
+// Stage 5, ask the state (stateful mode): the stored resources answer a request that asked for
+// nothing else. The store is asked only now, for what this request needs (state-question.ts), so
+// a refused request costs it nothing; the pipeline pauses at the question (state-asked.ts) and
+// goes on from the store's facts (answer-from-state.ts), asking again where a drawn id has yet to
+// be checked.
+import type { Choice, Refusal, StateFacts, StateQuestion } from '../engine-types.js';
+import { answerFromState } from '../answer-from-state.js';
+import type { Asked } from '../state-asked.js';
+import { stateQuestion } from '../state-question.js';
+import type { RequestContext } from './request-context.js';
+import { choosesNothing } from './select.js';
+
+/** What the request asks the store; null when the store has no part in its answer. */
+export function askStateStage(context: RequestContext): StateQuestion | null {
+  const { state, operation, selection, scenarios, sticky } = context;
+  const action = state.resources?.actions.get(operation.key);
+  if (!action) return null;
+  context.action = action;
+  // Scenarios, Prefer and faults win when asked for (and change no state), as does a sticky scenario of this operation.
+  const asksNothing = selection.fault === null && choosesNothing(selection, scenarios, sticky) && !context.scripted?.scenario;
+  return asksNothing ? stateQuestion(operation, action, context.pathParams, context.query, context.body) : null;
+}
+
+/** The pause at `question`: the rest of the pipeline (`answer`) runs from the answer the store's facts make. */
+export function fromTheStore<R>(context: RequestContext, question: StateQuestion, answer: (fromState: Choice | Refusal | null) => R): Asked<R> {
+  const { operation, action, pathParams, query, body } = context;
+  const resume = (asked: StateQuestion) => (facts: StateFacts): R | Asked<R> => {
+    const got = answerFromState(operation, action!, asked, facts, pathParams, query, body);
+    return got !== null && 'ask' in got ? { question: got.ask, resume: resume(got.ask) } : answer(got);
+  };
+  return { question, resume: resume(question) };
+}
