@@ -2,15 +2,17 @@
 // (`GET /tasks/7` -> `gid: "7"`), other path values land in the properties they name
 // (`/Accounts/{AccountSid}/...` -> `account_sid`), an RPC-style operation's request fields land
 // in the answer's properties of their name (`?channel=C1` -> `channel`), and the items of a list
-// each get their own id, not the example's id repeated. Every change is kept only when the whole body still fits the
-// documented schema: where a value does not fit, the answer stays as the builder made it.
+// each get their own id, not the example's id repeated. Each change is a patch on the answer's
+// draft, kept only where the body still fits the documented schema (checked once, body-draft.ts):
+// where a value does not fit, the answer stays as the builder made it.
 import { isObject } from '../common/json-value.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { isSuccessStatus } from '../openapi/success-rule.js';
 import { fnv1a } from '../generate/seeded-random.js';
 import { redrawId } from '../generate/id-values.js';
 import { findIdKey, ID_NAMES, itemIdNames, normalizedName, resourceWord } from '../openapi/id-property.js';
-import type { BuiltResponse, Choice } from './engine-types.js';
+import type { Choice } from './engine-types.js';
+import type { BodyDraft, BodyPath } from './body-draft.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -35,29 +37,29 @@ export interface SentFields {
 }
 
 /**
+ * Proposes the changes on `draft` (body-draft.ts: each kept only where the body still fits).
  * `page`: the page asked for (`?page=2`), 1 when none: the items of later pages get ids of their own.
  * `sent`: the fields an RPC-style operation (no path parameter) reflects.
  */
-export function agreeWithRequest(operation: CompiledOperation, choice: Choice, answer: BuiltResponse, pathParams: Record<string, string>, page = 1, sent?: SentFields): BuiltResponse {
+export function agreeWithRequest(draft: BodyDraft, operation: CompiledOperation, choice: Choice, pathParams: Record<string, string>, page = 1, sent?: SentFields): void {
+  const answer = draft.built;
   // An example asked for by name is served as written; fixtures and the state are their own
   // answers. An echo whose numbers are kept exact (above 2^53) is left as it is: rare, and a copy
   // would have to carry its raw numbers.
   const adjustable = (choice.kind === 'example' && !choice.asked) || choice.kind === 'generated' || (choice.kind === 'echo' && !answer.exact);
-  const validate = answer.plan?.validateBody;
-  if (!adjustable || !validate || !answer.plan!.json || !isSuccessStatus(answer.status)) return answer;
-  if (answer.body === null || typeof answer.body !== 'object') return answer;
-  if (answer.bodyViolations !== null && answer.bodyViolations.length > 0) return answer;
+  if (!adjustable || !answer.plan?.validateBody || !answer.plan.json || !isSuccessStatus(answer.status)) return;
+  if (answer.body === null || typeof answer.body !== 'object') return;
+  if (answer.bodyViolations !== null && answer.bodyViolations.length > 0) return;
   // Nothing to agree with (no path value, and no array or object that could be a list: POST
-  // /plants's echo): the answer as it is, before the copy and the name scans, which are a
-  // measurable share of a small answer's CPU (docs/benchmark.md).
+  // /plants's echo): the answer as it is, before the name scans, which are a measurable share of
+  // a small answer's CPU (docs/benchmark.md).
   const shape = pathShape(operation);
   // An echo already answers what was sent.
   const fields = shape.params.length === 0 && answer.choiceKind !== 'echo' && sent ? sentFields(sent) : null;
-  if (shape.params.length === 0 && fields === null && !holdsStructure(answer.body)) return answer;
-  const fits = (value: unknown) => validate(value, undefined).length === 0;
-  const body = structuredClone(answer.body) as JsonObject | unknown[];
-  const changed = (fields === null ? 0 : reflectFields(body, fields, fits)) | reflectPath(body, shape, pathParams, fits) | distinctItems(body, fits, page);
-  return changed ? { ...answer, body, bodyViolations: [] } : answer;
+  if (shape.params.length === 0 && fields === null && !holdsStructure(answer.body)) return;
+  if (fields !== null) reflectFields(draft, fields);
+  reflectPath(draft, shape, pathParams);
+  distinctItems(draft, page);
 }
 
 function pathShape(operation: CompiledOperation): PathShape {
@@ -72,10 +74,9 @@ function pathShape(operation: CompiledOperation): PathShape {
   return shape;
 }
 
-/** The path's values into the properties they name; 1 when something changed. */
-function reflectPath(body: JsonObject | unknown[], shape: PathShape, pathParams: Record<string, string>, fits: (value: unknown) => boolean): number {
-  let changed = 0;
-  const holders = resourceHolders(body);
+/** The path's values into the properties they name. */
+function reflectPath(draft: BodyDraft, shape: PathShape, pathParams: Record<string, string>): void {
+  const holders = resourceHolders(draft.body as JsonObject | unknown[]);
   for (const param of shape.params) {
     const value = pathParams[param];
     if (value === undefined) continue;
@@ -85,20 +86,19 @@ function reflectPath(body: JsonObject | unknown[], shape: PathShape, pathParams:
       // A parent's value (`AccountSid`) goes on every item of a list; the list has no one item id.
       if (isItem) continue;
       for (const item of holders.objects) {
-        const key = findIdKey(scalarKeys(item), names);
-        if (key !== null) changed |= setIfFits(body, item, key, value, fits);
+        const key = findIdKey(scalarKeys(item.object), names);
+        if (key !== null) proposeText(draft, item, key, value);
       }
     } else {
       // The body itself first, else its envelope: a nested `owner.id` is never the item's id.
       for (const target of holders.objects) {
-        const key = findIdKey(scalarKeys(target), names);
+        const key = findIdKey(scalarKeys(target.object), names);
         if (key === null) continue;
-        changed |= setIfFits(body, target, key, value, fits);
+        proposeText(draft, target, key, value);
         break;
       }
     }
   }
-  return changed;
 }
 
 /**
@@ -117,49 +117,52 @@ function sentFields({ query, body }: SentFields): Map<string, unknown> | null {
 /**
  * RPC-style operations (`chat.postMessage`, `conversations.members?channel=C1`): a field the
  * request sent lands in the answer's property of the same name, in the body or its envelope (not
- * in a list's items, which a filter does not name one by one), where it fits; 1 when something changed.
+ * in a list's items, which a filter does not name one by one), where it fits.
  */
-function reflectFields(body: JsonObject | unknown[], fields: Map<string, unknown>, fits: (value: unknown) => boolean): number {
-  if (Array.isArray(body)) return 0;
+function reflectFields(draft: BodyDraft, fields: Map<string, unknown>): void {
+  const body = draft.body as JsonObject | unknown[];
+  if (Array.isArray(body)) return;
   const holders = resourceHolders(body);
-  let changed = 0;
-  for (const target of holders.list ? [body] : holders.objects) {
-    for (const key of scalarKeys(target)) {
+  for (const target of holders.list ? [{ path: [], object: body }] : holders.objects) {
+    for (const key of scalarKeys(target.object)) {
       const value = fields.get(normalizedName(key));
-      if (value !== undefined) changed |= setValueIfFits(body, target, key, value, fits);
+      if (value !== undefined) proposeSent(draft, target, key, value);
     }
   }
-  return changed;
 }
 
-/** Sets `target[key]` to a sent value (text read in the property's own type); undone when the body no longer fits. */
-function setValueIfFits(body: unknown, target: JsonObject, key: string, sent: unknown, fits: (value: unknown) => boolean): number {
-  const before = target[key];
+/** A sent value for `target[key]` (text read in the property's own type). */
+function proposeSent(draft: BodyDraft, target: Placed, key: string, sent: unknown): void {
+  const before = target.object[key];
   if (typeof sent === 'string') {
-    if (typeof before === 'boolean') return sent === 'true' || sent === 'false' ? setIfFits(body, target, key, sent, fits, sent === 'true') : 0;
-    return setIfFits(body, target, key, sent, fits);
+    if (typeof before !== 'boolean') proposeText(draft, target, key, sent);
+    else if (sent === 'true' || sent === 'false') proposeText(draft, target, key, sent, sent === 'true');
+  } else if (before === null || typeof before === typeof sent) {
+    proposeText(draft, target, key, String(sent), sent);
   }
-  return before === null || typeof before === typeof sent ? setIfFits(body, target, key, String(sent), fits, sent) : 0;
+}
+
+/** A resource's object in the body, and where it is. */
+interface Placed {
+  path: BodyPath;
+  object: JsonObject;
 }
 
 /** Where the answered resource's properties are: the body then its envelope, or a list's items. */
-function resourceHolders(body: JsonObject | unknown[]): { list: boolean; objects: JsonObject[] } {
+function resourceHolders(body: JsonObject | unknown[]): { list: boolean; objects: Placed[] } {
   const list = listOf(body);
-  if (list !== null) return { list: true, objects: list.filter(isObject) };
+  if (list !== null) return { list: true, objects: list.items.flatMap((item, i) => (isObject(item) ? [{ path: [...list.path, i], object: item }] : [])) };
   const top = body as JsonObject;
-  const inner = envelope(top);
-  return { list: false, objects: inner !== null && !Array.isArray(inner) ? [top, inner] : [top] };
+  const key = envelopeKey(top);
+  const inner = key === null ? null : top[key];
+  return { list: false, objects: isObject(inner) ? [{ path: [], object: top }, { path: [key!], object: inner }] : [{ path: [], object: top }] };
 }
 
-/** Sets `target[key]` to the path value in the property's own type (or to `exact`, a value sent as it is); undone when the body no longer fits. */
-function setIfFits(body: unknown, target: JsonObject, key: string, text: string, fits: (value: unknown) => boolean, exact?: unknown): number {
-  const before = target[key];
+/** `target[key]` as the path value in the property's own type (or `exact`, a value sent as it is), when that changes it. */
+function proposeText(draft: BodyDraft, target: Placed, key: string, text: string, exact?: unknown): void {
+  const before = target.object[key];
   const value = exact !== undefined ? exact : typed(before, key, text);
-  if (value === undefined || value === before) return 0;
-  target[key] = value;
-  if (fits(body)) return 1;
-  target[key] = before;
-  return 0;
+  if (value !== undefined && value !== before) draft.propose(target.path, key, [value]);
 }
 
 function typed(before: unknown, key: string, text: string): unknown {
@@ -172,39 +175,36 @@ function typed(before: unknown, key: string, text: string): unknown {
 
 /**
  * Gives each item of a list its own id where two share one, and every item of a page after the
- * first an id of its own (a client that pages through sees no item twice); 1 when something changed.
+ * first an id of its own (a client that pages through sees no item twice).
  */
-function distinctItems(body: JsonObject | unknown[], fits: (value: unknown) => boolean, page: number): number {
-  const list = listOf(body);
-  if (list === null || list.length < (page > 1 ? 1 : 2) || !list.every(isObject)) return 0;
-  const items = list as JsonObject[];
+function distinctItems(draft: BodyDraft, page: number): void {
+  const list = listOf(draft.body as JsonObject | unknown[]);
+  if (list === null || list.items.length < (page > 1 ? 1 : 2) || !list.items.every(isObject)) return;
+  const items = list.items as JsonObject[];
   const key = findIdKey(scalarKeys(items[0]), ID_NAMES);
-  if (key === null) return 0;
+  if (key === null) return;
   // A second identity items are read by (GitHub's issue `number` beside its `id`) is kept distinct too.
-  const second = key !== 'number' && typeof items[0].number === 'number' ? distinctBy(items, 'number', page, fits, body) : 0;
-  return distinctBy(items, key, page, fits, body) | second;
+  if (key !== 'number' && typeof items[0].number === 'number') distinctBy(draft, list.path, items, 'number', page);
+  distinctBy(draft, list.path, items, key, page);
 }
 
-function distinctBy(items: JsonObject[], key: string, page: number, fits: (value: unknown) => boolean, body: unknown): number {
+/** The items' new values of `key`, proposed together: kept only all at once. */
+function distinctBy(draft: BodyDraft, path: BodyPath, items: JsonObject[], key: string, page: number): void {
   const seen = new Set<unknown>();
-  const before = items.map((item) => item[key]);
-  let changed = 0;
+  const changes: Array<{ path: BodyPath; key: string; value: unknown }> = [];
   const offset = (page - 1) * items.length;
   items.forEach((item, index) => {
-    if (seen.has(item[key]) || offset > 0) {
-      const value = anotherId(item[key], offset + index, seen);
+    let current = item[key];
+    if (seen.has(current) || offset > 0) {
+      const value = anotherId(current, offset + index, seen);
       if (value !== undefined) {
-        item[key] = value;
-        changed = 1;
+        current = value;
+        changes.push({ path: [...path, index], key, value });
       }
     }
-    seen.add(item[key]);
+    seen.add(current);
   });
-  if (changed && !fits(body)) {
-    items.forEach((item, index) => { item[key] = before[index]; });
-    return 0;
-  }
-  return changed;
+  draft.proposeTogether(changes);
 }
 
 /**
@@ -226,26 +226,26 @@ function anotherId(value: unknown, index: number, seen: Set<unknown>): unknown {
   return undefined;
 }
 
-/** The list a body answers: the body itself, or its envelope's array (`{"data": [...]}`, `{"messages": [...], "page": 0}`). */
-function listOf(body: JsonObject | unknown[]): unknown[] | null {
-  if (Array.isArray(body)) return body;
+/** The list a body answers, and where: the body itself, or its envelope's array (`{"data": [...]}`, `{"messages": [...], "page": 0}`). */
+function listOf(body: JsonObject | unknown[]): { path: BodyPath; items: unknown[] } | null {
+  if (Array.isArray(body)) return { path: [], items: body };
   // A body with an id of its own is one resource, whatever arrays it holds (`labels`, `tags`).
   if (findIdKey(scalarKeys(body), ID_NAMES) !== null) return null;
-  const inner = envelope(body);
-  return Array.isArray(inner) ? inner : null;
+  const key = envelopeKey(body);
+  return key !== null && Array.isArray(body[key]) ? { path: [key], items: body[key] as unknown[] } : null;
 }
 
 /** The one property wrapping the resource: a known envelope name, else the only array property, else the body's only property. */
-function envelope(body: JsonObject): JsonObject | unknown[] | null {
+function envelopeKey(body: JsonObject): string | null {
   const wrapping = Object.keys(body).filter((key) => body[key] !== null && typeof body[key] === 'object');
   const named = wrapping.find((key) => ENVELOPE_NAMES.includes(key.toLowerCase()));
-  if (named !== undefined) return body[named] as JsonObject | unknown[];
+  if (named !== undefined) return named;
   const arrays = wrapping.filter((key) => Array.isArray(body[key]));
-  if (arrays.length === 1) return body[arrays[0]] as unknown[];
+  if (arrays.length === 1) return arrays[0];
   // An object property is an envelope only when it is all the body holds (`{"droplet": {...}}`):
   // `{"name": ..., "owner": {...}}` is a resource, and `owner` is not it.
   const keys = Object.keys(body);
-  return keys.length === 1 && wrapping.length === 1 ? body[wrapping[0]] as JsonObject : null;
+  return keys.length === 1 && wrapping.length === 1 ? wrapping[0] : null;
 }
 
 /** The properties that can hold an id: `{"floating_ip": {...}}` names the resource, it is not its id. */

@@ -4,21 +4,17 @@
 // `starting_after`; openapi/compile-paging.ts); the answer's next-page fields are set: a token
 // (`next_marker`, `next_cursor`), a link (`next_page_uri`, `next`, `links.next`), Asana's
 // `next_page: {offset, path, uri}`, a flag (`has_more`). Stateless: three pages; stateful: the
-// pages the store fills (answer-from-state gives the next cursor). Each field is kept only when the
-// body still fits its schema.
+// pages the store fills (answer-from-state gives the next cursor). Each field is a patch on the
+// answer's draft, kept only where the body still fits its schema (body-draft.ts).
 import type { CursorPaging } from '../openapi/compile-paging.js';
 import { HOLDERS, LINK_FIELDS, MORE_FIELDS, squashedName, TOKEN_FIELDS } from '../openapi/compile-paging.js';
 import { findIdKey, ID_NAMES } from '../openapi/id-property.js';
-import type { BuiltResponse } from './engine-types.js';
 import type { PlainRequest } from '../common/plain-http.js';
-import { checkBody } from './check-body.js';
+import { LEFT_OUT, type BodyDraft } from './body-draft.js';
 import { pageAsked, STATELESS_PAGES } from './links-on-stub.js';
 import { escapedPath } from '../common/uri-path.js';
 
 type JsonObject = Record<string, unknown>;
-
-/** A next-page field's value that takes it out of the answer (where neither null nor '' fits). */
-const LEFT_OUT = Symbol('left out');
 
 /** Items per page where the request asks none and the document gives no default (stateless mode). */
 const STATELESS_PAGE_SIZE = 10;
@@ -74,19 +70,18 @@ export function pageOfRequest(paging: CursorPaging | null, query: URLSearchParam
 }
 
 /**
- * `stubBase`: the stub's origin and mount path (`http://127.0.0.1:4010/mock`), null when the
- * request named no host (links are then left as they are).
+ * Proposes this page's next-page fields on `draft` (body-draft.ts: each value kept only where the
+ * body still fits). `stubBase`: the stub's origin and mount path (`http://127.0.0.1:4010/mock`),
+ * null when the request named no host (links are then left as they are).
  */
-export function cursorPages(paging: CursorPaging | null, answer: BuiltResponse, request: PlainRequest, query: URLSearchParams, stubBase: string | null): BuiltResponse {
-  if (paging === null || request.method !== 'GET' || answer.status < 200 || answer.status > 299 || !answer.plan?.json || answer.choiceKind === 'scenario') return answer;
-  if (!isPlainObject(answer.body) || (answer.bodyViolations !== null && answer.bodyViolations.length > 0)) return answer;
-  const next = answer.next !== undefined ? answer.next : statelessNext(paging, query, answer.body);
+export function cursorPages(draft: BodyDraft, paging: CursorPaging, request: PlainRequest, query: URLSearchParams, stubBase: string | null): void {
+  const answer = draft.built;
+  if (request.method !== 'GET' || answer.status < 200 || answer.status > 299 || !answer.plan?.json || answer.choiceKind === 'scenario') return;
+  const body = draft.body;
+  if (!isPlainObject(body) || (answer.bodyViolations !== null && answer.bodyViolations.length > 0)) return;
+  const next = answer.next !== undefined ? answer.next : statelessNext(paging, query, body);
   const pathAndQuery = next === null || paging.param === null ? null : `${escapedPath(request.path)}?${withCursor(query, paging.param, next)}`;
   const link = pathAndQuery === null || stubBase === null ? null : stubBase + pathAndQuery;
-  // The answer as built, whose body may still hold the builder's own objects: copied before a change.
-  const body = { ...answer.body };
-  const result: BuiltResponse = { ...answer, body };
-  const fits = () => checkBody(result).length === 0;
   const mount = stubBase === null ? '' : new URL(stubBase).pathname.replace(/\/$/, '');
   const made: Made = { next, more: next !== null, pathAndQuery, link, relativeLink: pathAndQuery === null ? null : mount + pathAndQuery, numeric: paging.kind === 'offset', offset: next === null || paging.kind === 'after' ? null : cursorOffset(paging, next) };
   const holders = new Map<string | null, JsonObject>([[null, body], ...nestedHolders(body)]);
@@ -95,13 +90,10 @@ export function cursorPages(paging: CursorPaging | null, answer: BuiltResponse, 
   for (const field of paging.fields) if (holders.has(field.holder) && !Object.hasOwn(holders.get(field.holder)!, field.key)) fields.push(field);
   for (const { holder, key } of fields) {
     const object = holders.get(holder)!;
-    const candidates = nextValues(squashedName(key), object[key], made);
-    for (const candidate of candidates) if (tryValue(object, key, candidate, fits)) break;
+    draft.propose(holder === null ? [] : [holder], key, nextValues(squashedName(key), object[key], made));
   }
   // A documented `Link` header (RFC 8288) says the same: `next` while there is a next page.
-  const headers = answer.plan.headers.some((header) => header.name === 'link') ? { ...answer.headers, link: link === null ? '' : `<${link}>; rel="next"` } : answer.headers;
-  if (headers.link === '') delete headers.link;
-  return fits() ? { ...result, headers, bodyViolations: [] } : { ...answer, headers };
+  if (answer.plan.headers.some((header) => header.name === 'link')) draft.setHeader('link', link === null ? undefined : `<${link}>; rel="next"`);
 }
 
 /** Stateless: the cursor of the page after the one asked for, null after the last (the third). */
@@ -133,16 +125,9 @@ function withCursor(query: URLSearchParams, param: string, cursor: string): stri
   return params.toString();
 }
 
-/** The body's objects that hold next-page fields (`meta`, `links`, `paging`, …), copied so the built answer is left as it was. */
+/** The body's objects that hold next-page fields (`meta`, `links`, `paging`, …). */
 function nestedHolders(body: JsonObject): Array<[string, JsonObject]> {
-  const holders: Array<[string, JsonObject]> = [];
-  for (const [key, value] of Object.entries(body)) {
-    if (!HOLDERS.has(squashedName(key)) || !isPlainObject(value)) continue;
-    const copy = { ...value };
-    body[key] = copy;
-    holders.push([key, copy]);
-  }
-  return holders;
+  return Object.entries(body).filter((entry): entry is [string, JsonObject] => HOLDERS.has(squashedName(entry[0])) && isPlainObject(entry[1]));
 }
 
 /** What this page's next-page fields say. */
@@ -187,18 +172,6 @@ function nextValues(name: string, value: unknown, made: Made): unknown[] {
   const links = relative ? [made.relativeLink, ...absolute] : absolute;
   // Where Asana's `next_page` has no value to go by, its object first.
   return name === 'nextpage' && typeof value !== 'string' ? [{ offset: next, path: made.pathAndQuery, uri: made.link }, ...links] : links;
-}
-
-/** Sets `holder[key]` to `value` when the body still fits, else puts the old value back; whether it was kept. */
-function tryValue(holder: JsonObject, key: string, value: unknown, fits: () => boolean): boolean {
-  const had = Object.hasOwn(holder, key);
-  const before = holder[key];
-  if (value === LEFT_OUT) delete holder[key];
-  else holder[key] = value;
-  if (fits()) return true;
-  if (had) holder[key] = before;
-  else delete holder[key];
-  return false;
 }
 
 /** A plain JSON object: not an array, and not a class instance such as an exact number's holder. */

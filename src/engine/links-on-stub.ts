@@ -7,9 +7,7 @@
 // that follows `next` until it is gone ends. URL-valued fields of the body on those servers are
 // answered on the stub too.
 import type { PlainRequest } from '../common/plain-http.js';
-import type { BuiltResponse } from './engine-types.js';
-import { checkBody } from './check-body.js';
-import { escapePointerToken } from '../common/json-pointer.js';
+import type { BodyDraft, BodyPath } from './body-draft.js';
 import { escapedPath } from '../common/uri-path.js';
 
 /** How many pages a paginated list has in the stateless mode. */
@@ -17,76 +15,50 @@ export const STATELESS_PAGES = 3;
 
 const ABSOLUTE_URL = /\bhttps?:\/\/[^/\s<>;,"]+/gi;
 
-export function keepLinksOnStub(answer: BuiltResponse, request: PlainRequest, query: URLSearchParams, serverOrigins: readonly string[]): BuiltResponse {
+export function keepLinksOnStub(draft: BodyDraft, request: PlainRequest, query: URLSearchParams, serverOrigins: readonly string[]): void {
+  const answer = draft.built;
   const plan = answer.plan;
-  if (plan === null || answer.choiceKind === 'scenario') return answer;
+  if (plan === null || answer.choiceKind === 'scenario') return;
   const documentsLink = plan.headers.some((header) => header.name === 'link');
   const link = answer.headers.link;
   const location = answer.headers.location;
   // What a client sent (an echo, an item stored in stateful mode) is answered as sent.
   const bodyLinks = serverOrigins.length > 0 && answer.choiceKind !== 'echo' && answer.choiceKind !== 'state';
-  // Most answers have no link to keep: the Host header is read (a regular expression per request,
-  // 0.7 µs in perf's on-CPU samples of POST /plants) only for one that has.
-  if (!bodyLinks && !documentsLink && link === undefined && location === undefined) return answer;
+  // Most answers have no link to keep: the Host header is read (a regular expression per request)
+  // only for one that has.
+  if (!bodyLinks && !documentsLink && link === undefined && location === undefined) return;
   const origin = stubOrigin(request);
-  if (origin === null) return answer;
+  if (origin === null) return;
   const onStub = (value: string) => value.replace(ABSOLUTE_URL, (found) => (serverOrigins.includes(found.toLowerCase()) ? origin : found));
-  const inBody = bodyLinks ? urlsOnStub(answer, serverOrigins, origin) : answer;
-  if (!documentsLink && link === undefined && location === undefined) return inBody;
-  const headers = { ...answer.headers };
-  if (documentsLink && answer.status >= 200 && answer.status < 300 && request.method === 'GET') headers.link = pageLinks(origin, request.path, query, answer.pages ?? STATELESS_PAGES);
-  else if (link !== undefined) headers.link = onStub(link);
-  if (location !== undefined) headers.location = onStub(location);
-  return { ...inBody, headers };
+  if (bodyLinks) urlsOnStub(draft, answer.body, [], serverOrigins, origin);
+  if (documentsLink && answer.status >= 200 && answer.status < 300 && request.method === 'GET') draft.setHeader('link', pageLinks(origin, request.path, query, answer.pages ?? STATELESS_PAGES));
+  else if (link !== undefined) draft.setHeader('link', onStub(link));
+  if (location !== undefined) draft.setHeader('location', onStub(location));
 }
 
 /**
  * URL-valued fields of the body (`"url": "https://api.github.com/repos/o/r/issues/1"`) on one of
  * the document's servers, answered on the stub's origin and mount path instead: a client that
- * follows them stays on the stub. An echo or an item stored in stateful mode keeps what the client sent; a rewrite is kept only when
- * the body still fits its schema (a pattern naming the real host).
+ * follows them stays on the stub. An echo or an item stored in stateful mode keeps what the client
+ * sent; each rewrite is a patch on the draft, kept only where the body still fits its schema (a
+ * pattern naming the real host).
  */
-function urlsOnStub(answer: BuiltResponse, serverOrigins: readonly string[], origin: string): BuiltResponse {
-  // Each rewritten value's place (its parent, copied, and key) and what it was, to put back the
-  // ones the schema refuses (the violations name their pointers).
-  const rewritten: Array<{ pointer: string; parent: Record<string, unknown> | unknown[]; key: string | number; was: string }> = [];
-  const rewrite = (value: unknown, pointer: string): unknown => {
-    if (Array.isArray(value)) {
-      let copy: unknown[] | null = null;
-      value.forEach((item, i) => {
-        const made = rewrite(item, `${pointer}/${i}`);
-        if (made !== item) remember((copy ??= [...value]), i, made, item, `${pointer}/${i}`);
-      });
-      return copy ?? value;
-    }
-    if (typeof value === 'string') {
-      const found = /^https?:\/\/[^/?#\s]+/i.exec(value)?.[0];
-      return found === undefined || !serverOrigins.includes(found.toLowerCase()) ? value : origin + value.slice(found.length);
-    }
-    if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
-    let copy: Record<string, unknown> | null = null;
-    for (const [key, inner] of Object.entries(value)) {
-      const at = `${pointer}/${escapePointerToken(key)}`;
-      const made = rewrite(inner, at);
-      if (made !== inner) remember((copy ??= { ...(value as Record<string, unknown>) }), key, made, inner, at);
-    }
-    return copy ?? value;
-  };
-  const remember = (parent: Record<string, unknown> | unknown[], key: string | number, made: unknown, was: unknown, pointer: string) => {
-    (parent as Record<string | number, unknown>)[key] = made;
-    if (typeof was === 'string') rewritten.push({ pointer, parent, key, was });
-  };
-  const body = rewrite(answer.body, '');
-  if (body === answer.body) return answer;
-  const result = { ...answer, body };
-  if (!answer.plan?.validateBody) return result;
-  // A value the schema pins to the real host (a pattern, an enum) is put back, then the whole checked again.
-  const refused = checkBody(result).map((violation) => violation.slice(0, violation.indexOf(':')));
-  if (refused.length === 0) return result;
-  for (const { pointer, parent, key, was } of rewritten) {
-    if (refused.some((at) => at === pointer || at.startsWith(`${pointer}/`) || pointer.startsWith(`${at}/`) || at === '')) (parent as Record<string | number, unknown>)[key] = was;
+function urlsOnStub(draft: BodyDraft, value: unknown, path: BodyPath, serverOrigins: readonly string[], origin: string): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => visit(draft, path, i, item, serverOrigins, origin));
+  } else if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [key, inner] of Object.entries(value)) visit(draft, path, key, inner, serverOrigins, origin);
   }
-  return checkBody(result).length === 0 ? result : answer;
+}
+
+/** One field of the body: a URL on a server of the document proposed on the stub, an object or array walked. */
+function visit(draft: BodyDraft, path: BodyPath, key: string | number, value: unknown, serverOrigins: readonly string[], origin: string): void {
+  if (typeof value !== 'string') {
+    if (typeof value === 'object' && value !== null) urlsOnStub(draft, value, [...path, key], serverOrigins, origin);
+    return;
+  }
+  const found = /^https?:\/\/[^/?#\s]+/i.exec(value)?.[0];
+  if (found !== undefined && serverOrigins.includes(found.toLowerCase())) draft.propose(path, key, [origin + value.slice(found.length)]);
 }
 
 /** `http://<Host>` and the mount path, as the client reached the stub; null when the request named no host. */
@@ -125,10 +97,10 @@ function pageLinks(origin: string, path: string, query: URLSearchParams, pages: 
  * stub: its item path with its id and the parent's path values, not the example's other item or
  * random text. `itemPath` is the resource's (`/plants/{id}`), `idParam` its id's parameter.
  */
-export function locateCreated(answer: BuiltResponse, request: PlainRequest, itemPath: string, idParam: string, id: string, pathParams: Record<string, string>): BuiltResponse {
-  if (!answer.plan?.headers.some((header) => header.name === 'location')) return answer;
+export function locateCreated(draft: BodyDraft, request: PlainRequest, itemPath: string, idParam: string, id: string, pathParams: Record<string, string>): void {
+  if (!draft.built.plan?.headers.some((header) => header.name === 'location')) return;
   const origin = stubOrigin(request);
-  if (origin === null) return answer;
+  if (origin === null) return;
   const path = itemPath.replace(/\{([^{}]+)\}/g, (_, name: string) => encodeURIComponent(name === idParam ? id : pathParams[name] ?? ''));
-  return { ...answer, headers: { ...answer.headers, location: `${origin}${path}` } };
+  draft.setHeader('location', `${origin}${path}`);
 }

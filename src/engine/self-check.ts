@@ -12,7 +12,7 @@ export function selfCheck(response: BuiltResponse, operationKey: string, everyAn
   const problems: string[] = [];
   // Fixture and example bodies were validated when the server started; echoes and generated
   // data are what can break the schema per request. The builder already checked echoes (to
-  // choose their fallback) and answers from the state.
+  // choose their fallback) and answers from the state, and the adjust stage a body it changed.
   if (response.bodyViolations) problems.push(...response.bodyViolations);
   else if (response.choiceKind === 'generated' || everyAnswer) problems.push(...checkBody(response));
   for (const header of plan.headers) {

@@ -2,21 +2,26 @@
 // answers the path's ids, an RPC-style one reflects the request's fields, a list's ids are
 // distinct (agree-with-request.ts); links in its headers and body stay on the stub
 // (links-on-stub.ts); a cursor-paged list's next-page fields are built for this page
-// (cursor-pages.ts); a stateful create's `Location` names the created item.
+// (cursor-pages.ts); a stateful create's `Location` names the created item. Each proposes
+// patches on one draft of the answer (body-draft.ts), checked against the schema once.
 import type { BuiltResponse, Choice, Selection } from '../engine-types.js';
 import { agreeWithRequest } from '../agree-with-request.js';
 import { cursorPages, pageOfRequest } from '../cursor-pages.js';
 import { keepLinksOnStub, locateCreated, stubOrigin } from '../links-on-stub.js';
+import { BodyDraft } from '../body-draft.js';
 import type { RequestContext } from './request-context.js';
 
 export function adjustStage(context: RequestContext, choice: Choice, built: BuiltResponse): BuiltResponse {
   const { operation, request, query, pathParams, action } = context;
+  // The changes are patches on one draft of the answer, its body checked once when all are in.
+  const draft = new BodyDraft(built);
   const sent = reflects(context.policy.echoRequests, context.selection) ? { query, body: context.body?.value } : undefined;
-  const agreed = agreeWithRequest(operation, choice, built, pathParams, pageOfRequest(operation.cursorPaging, query), sent);
-  const linked = keepLinksOnStub(agreed, request, query, context.state.compiled.serverOrigins);
-  const paged = operation.cursorPaging === null ? linked : cursorPages(operation.cursorPaging, linked, request, query, stubOrigin(request));
+  agreeWithRequest(draft, operation, choice, pathParams, pageOfRequest(operation.cursorPaging, query), sent);
+  keepLinksOnStub(draft, request, query, context.state.compiled.serverOrigins);
+  if (operation.cursorPaging !== null) cursorPages(draft, operation.cursorPaging, request, query, stubOrigin(request));
   const created = choice.kind === 'state' && choice.change?.action === 'create' && action ? choice.change.id : null;
-  return created === null || !action ? paged : locateCreated(paged, request, action.resource.itemPath, action.resource.idParam, created, pathParams);
+  if (created !== null && action) locateCreated(draft, request, action.resource.itemPath, action.resource.idParam, created, pathParams);
+  return draft.settle();
 }
 
 /** An RPC-style answer reflects the request's fields unless the client asked for a documented response (`Prefer: code=201`, an example by name). */

@@ -72,29 +72,3 @@ export interface RequestContext {
   /** The example a refused request names for the refusal's status (`Prefer: code=401, example=expired`). */
   exampleAsked: string | null;
 }
-
-/** Shared by every request without a query string; nothing writes to it. */
-const NO_QUERY = new URLSearchParams();
-
-/** The context of a routed request, before the stages after routing have read it. */
-export function openContext(state: EngineState, request: PlainRequest, operation: CompiledOperation, pathParams: Record<string, string>): RequestContext {
-  return {
-    state,
-    policy: state.compiled.policy,
-    request,
-    operation,
-    pathParams,
-    query: request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery),
-    body: null,
-    selection: NOTHING_ASKED,
-    session: '',
-    scenarios: undefined,
-    sticky: null,
-    scripted: null,
-    action: undefined,
-    exampleAsked: null,
-  };
-}
-
-/** A selection before the request's is read. */
-const NOTHING_ASKED: Selection = Object.freeze({ scenario: null, code: null, example: null, dynamic: null, delayMs: null, fault: null });

@@ -3,12 +3,12 @@
 // size limit refused before anything else reads it.
 import type { PlainRequest } from '../../common/plain-http.js';
 import type { CompiledOperation } from '../../openapi/compiled-model.js';
-import type { Refusal } from '../engine-types.js';
 import { formPostAsGet } from '../form-post-as-get.js';
 import { isRefusal } from '../refusal.js';
 import { requestRefusals } from '../refusals.js';
 import { route, type Routed } from '../route.js';
-import { openContext, type EngineState, type RequestContext } from './request-context.js';
+import type { Refusal, Selection } from '../engine-types.js';
+import type { EngineState, RequestContext } from './request-context.js';
 
 /** Routing alone, for the callers that decide by the operation before answering (stateful mode). */
 export function routeOf(state: EngineState, request: PlainRequest): Routed | Refusal {
@@ -26,3 +26,29 @@ export function routeStage(state: EngineState, request: PlainRequest, routed: Ro
 export function routedOperation(routed: Routed | Refusal): CompiledOperation | null {
   return isRefusal(routed) ? null : routed.operation;
 }
+
+/** Shared by every request without a query string; nothing writes to it. */
+const NO_QUERY = new URLSearchParams();
+
+/** The context of a routed request, before the stages after routing have read it. */
+function openContext(state: EngineState, request: PlainRequest, operation: CompiledOperation, pathParams: Record<string, string>): RequestContext {
+  return {
+    state,
+    policy: state.compiled.policy,
+    request,
+    operation,
+    pathParams,
+    query: request.rawQuery === '' ? NO_QUERY : new URLSearchParams(request.rawQuery),
+    body: null,
+    selection: NOTHING_ASKED,
+    session: '',
+    scenarios: undefined,
+    sticky: null,
+    scripted: null,
+    action: undefined,
+    exampleAsked: null,
+  };
+}
+
+/** A selection before the request's is read. */
+const NOTHING_ASKED: Selection = Object.freeze({ scenario: null, code: null, example: null, dynamic: null, delayMs: null, fault: null });
