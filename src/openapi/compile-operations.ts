@@ -100,62 +100,33 @@ export function compileSpec(spec: LoadedDocument, options: CompileOptions): Comp
  */
 export function* compileSteps(spec: LoadedDocument, options: CompileOptions): Steps<CompiledSpec> {
   const warnings = new DocumentWarnings();
-  // Found while serving (data is generated per request), listed with the start-up warnings.
-  const reportUnsatisfiable = (pointer: string, violations: string[]) => warnings.add({
-    file: spec.file,
-    pointer,
-    kind: 'response schema no generated data satisfies',
-    reason: `data generated for this schema breaks it on every try (${violations.slice(0, 3).join('; ')}); the least broken is served`,
-  });
   for (const warning of options.validationCopy?.warnings ?? []) warnings.add(warning);
   // A wrong hint stops the start (or the reload) before anything acts on it.
   const hints = readStubHints(spec);
   const policy = options.policy ?? STUB_POLICY;
-  const compiler = createSchemaCompiler(spec, warnings.add, options.validationCopy?.copy, policy.wording);
-  const generator = createDataGenerator(spec.document, { seed: options.seed, staticData: policy.staticData });
+  const compiling: Compiling = {
+    spec, options, warnings, policy,
+    compiler: createSchemaCompiler(spec, warnings.add, options.validationCopy?.copy, policy.wording),
+    generator: createDataGenerator(spec.document, { seed: options.seed, staticData: policy.staticData }),
+    schemes: (spec.document.components?.securitySchemes ?? {}) as Record<string, Record<string, string>>,
+    // Found while serving (data is generated per request), listed with the start-up warnings.
+    reportUnsatisfiable: (pointer, violations) => warnings.add({
+      file: spec.file,
+      pointer,
+      kind: 'response schema no generated data satisfies',
+      reason: `data generated for this schema breaks it on every try (${violations.slice(0, 3).join('; ')}); the least broken is served`,
+    }),
+  };
   yield;
   const routes = new RouteTable<CompiledOperation>({ headWithGet: policy.headWithGet });
   const operations: CompiledOperation[] = [];
-  const schemes = (spec.document.components?.securitySchemes ?? {}) as Record<string, Record<string, string>>;
   const basePath = serverBasePath(spec.document);
   const pathItems = Object.entries(spec.document.paths ?? {}).map(([path, raw]) => ({ path, item: followToObject(spec, raw, `/paths/${escapePointerToken(path)}`) }));
   const compiledWhole = options.strict === true || pathItems.reduce((count, { item }) => count + [...operationsOf(item)].length, 0) <= COMPILED_WHOLE_UP_TO;
   for (const { path, item: pathItem } of pathItems) {
     for (const { method, pointer, operation } of operationsOf(pathItem)) {
-      const named: NamedOperation = {
-        key: `${method} ${path}`,
-        method,
-        path,
-        operationId: typeof operation.operationId === 'string' ? operation.operationId : null,
-        document: typeof pathItem.value[DOCUMENT_EXTENSION] === 'string' ? (pathItem.value[DOCUMENT_EXTENSION] as string) : null,
-        // Compiled now in every document, so an unknown scheme is a start-up warning.
-        checkSecurity: compileSecurity(
-          (operation.security ?? spec.document.security) as Array<Record<string, unknown>> | undefined,
-          schemes,
-          options.tokens,
-          (problem) => warnings.add({ file: spec.file, pointer: `${operation.security ? pointer : ''}/security`, kind: 'unknown security scheme', reason: problem }),
-          policy.refusals,
-        ),
-        generate: (schemaPointer, requestKey, dynamic) => generator.generate(schemaPointer, requestKey, dynamic),
-        generationCapped: (schemaPointer) => generator.capped(schemaPointer),
-        reportUnsatisfiable,
-        formPost: formPostOf(spec, method, pathItem.value, operation),
-      };
-      const plan = (): OperationPlans => {
-        const requestSchema = jsonBodySchema(spec, operation.requestBody, `${pointer}/requestBody`);
-        const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'), warnings.add, requestSchema, policy);
-        return {
-          validateParameters: compileParameters(spec, compiler, pathItem, pointer, operation),
-          body: compileBody(spec, compiler, operation.requestBody, `${pointer}/requestBody`),
-          responses,
-          success: pickSuccess(responses),
-          renderError: compileErrorRenderer(spec, responses, (p) => generator.generate(p, 'error')),
-          invalidStatus: invalidRequestStatus(responses),
-          responseHeaderNames: [...new Set([...responses.values()].flatMap((response) => response.headers.map((header) => header.name)))].join(', '),
-          callbacks: compileCallbacks(spec, compiler, generator, operation, pointer),
-          cursorPaging: method === 'GET' ? cursorPagingOf(spec, [pathItem.value.parameters, operation.parameters].flatMap((list) => (Array.isArray(list) ? list : [])), operation) : null,
-        };
-      };
+      const named = namedOperation(compiling, path, pathItem, method, pointer, operation);
+      const plan = () => operationPlans(compiling, pathItem, method, pointer, operation);
       // A big document's operations are planned when first used, like their validators: planning
       // GitHub's 1,223 at start was about 0.2 s of its start-up, for operations mostly never called.
       const compiled: CompiledOperation = compiledWhole ? { ...named, ...plan() } : new OperationPlannedOnUse(named, plan);
@@ -164,9 +135,81 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
       yield;
     }
   }
+  const alternatives = yield* addFurtherRoutes(routes, operations, basePath);
+  const byKey = new Map(operations.map((operation) => [operation.key, operation]));
+  const webhooks = compileWebhooks(spec, compiling.compiler, compiling.generator);
+  if (compiledWhole) yield* checkWhole(compiling, operations);
+  // A stub that answers 404 to everything looks broken; a document without paths is the cause.
+  if (operations.length === 0) {
+    const what = Object.keys(spec.document.paths ?? {}).length === 0 ? 'the document has no paths' : 'no path of the document has an operation';
+    warnings.add({ file: spec.file, pointer: '/paths', kind: NO_PATHS, reason: `${what}, so nothing is served (every request but /__admin/ is answered 404)` });
+  }
+  if (options.strict) yield* refuseUnsatisfiable(compiling, operations);
+  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(compiling.schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document), policy, mounted: spec.mounted ?? [], alternatives, hints };
+}
+
+/** A path item as found (its `$ref` followed) and where. */
+type PathItem = ReturnType<typeof followToObject>;
+
+/** What every operation's compiling shares: made once per document. */
+interface Compiling {
+  spec: LoadedDocument;
+  options: CompileOptions;
+  warnings: DocumentWarnings;
+  policy: CompatPolicy;
+  compiler: SchemaCompiler;
+  generator: ReturnType<typeof createDataGenerator>;
+  schemes: Record<string, Record<string, string>>;
+  reportUnsatisfiable: NamedOperation['reportUnsatisfiable'];
+}
+
+/** What an operation is (its names, its security check, its generator), known at start for every document. */
+function namedOperation({ spec, options, warnings, policy, generator, schemes, reportUnsatisfiable }: Compiling, path: string, pathItem: PathItem, method: string, pointer: string, operation: Schema): NamedOperation {
+  return {
+    key: `${method} ${path}`,
+    method,
+    path,
+    operationId: typeof operation.operationId === 'string' ? operation.operationId : null,
+    document: typeof pathItem.value[DOCUMENT_EXTENSION] === 'string' ? (pathItem.value[DOCUMENT_EXTENSION] as string) : null,
+    // Compiled now in every document, so an unknown scheme is a start-up warning.
+    checkSecurity: compileSecurity(
+      (operation.security ?? spec.document.security) as Array<Record<string, unknown>> | undefined,
+      schemes,
+      options.tokens,
+      (problem) => warnings.add({ file: spec.file, pointer: `${operation.security ? pointer : ''}/security`, kind: 'unknown security scheme', reason: problem }),
+      policy.refusals,
+    ),
+    generate: (schemaPointer, requestKey, dynamic) => generator.generate(schemaPointer, requestKey, dynamic),
+    generationCapped: (schemaPointer) => generator.capped(schemaPointer),
+    reportUnsatisfiable,
+    formPost: formPostOf(spec, method, pathItem.value, operation),
+  };
+}
+
+/** How an operation validates and answers: at start for a small document, on first use for a big one. */
+function operationPlans({ spec, warnings, policy, compiler, generator }: Compiling, pathItem: PathItem, method: string, pointer: string, operation: Schema): OperationPlans {
+  const requestSchema = jsonBodySchema(spec, operation.requestBody, `${pointer}/requestBody`);
+  const responses = compileResponses(spec, compiler, operation.responses, `${pointer}/responses`, (p) => generator.generate(p, 'header'), warnings.add, requestSchema, policy);
+  return {
+    validateParameters: compileParameters(spec, compiler, pathItem, pointer, operation),
+    body: compileBody(spec, compiler, operation.requestBody, `${pointer}/requestBody`),
+    responses,
+    success: pickSuccess(responses),
+    renderError: compileErrorRenderer(spec, responses, (p) => generator.generate(p, 'error')),
+    invalidStatus: invalidRequestStatus(responses),
+    responseHeaderNames: [...new Set([...responses.values()].flatMap((response) => response.headers.map((header) => header.name)))].join(', '),
+    callbacks: compileCallbacks(spec, compiler, generator, operation, pointer),
+    cursorPaging: method === 'GET' ? cursorPagingOf(spec, [pathItem.value.parameters, operation.parameters].flatMap((list) => (Array.isArray(list) ? list : [])), operation) : null,
+  };
+}
+
+/**
+ * The routes besides each operation's own: the operations apart by a `#fragment` on one path, each
+ * path under the first server's base path too (`/v2/users` beside `/users`, unless the document
+ * itself has that path), and a GET whose request is a form under POST (form-post.ts).
+ */
+function* addFurtherRoutes(routes: RouteTable<CompiledOperation>, operations: readonly CompiledOperation[], basePath: string): Steps<CompiledSpec['alternatives']> {
   const alternatives = fragmentAlternatives(operations, (method, path, operation) => routes.add(method, path, operation, { keepExisting: true }));
-  // Each path is served under the first server's base path too (`/v2/users` beside `/users`),
-  // unless the document itself has that path.
   if (basePath !== '') {
     // An operation that is another's alternative (fragment-operations.ts) is reached through it.
     const reachedThroughAnother = new Set([...alternatives.values()].flat());
@@ -176,43 +219,40 @@ export function* compileSteps(spec: LoadedDocument, options: CompileOptions): St
       yield;
     }
   }
-  // A GET whose request is a form answers the same request sent as a form POST (form-post.ts).
   for (const operation of operations) {
     if (operation.formPost === null) continue;
     for (const prefix of new Set(['', basePath])) routes.add('POST', prefix + operation.path, operation, { keepExisting: true });
   }
-  const byKey = new Map(operations.map((operation) => [operation.key, operation]));
-  const webhooks = compileWebhooks(spec, compiler, generator);
-  if (compiledWhole) {
-    for (const operation of operations) {
-      for (const plan of operation.responses.values()) for (const media of [plan, ...plan.variants]) void media.examples;
-      yield;
-    }
-    // Generated data is capped in size (generate/size-bounds.ts): say where the document asks for
-    // more. One pass over every schema; GitHub's document would pay about half a second for it.
-    for (const { pointer, reason } of oversizedSchemas(spec.document)) warnings.add({ file: spec.file, pointer, kind: 'schema asking for more data than is generated', reason });
-    yield* compiler.compilePending();
+  return alternatives;
+}
+
+/** A document compiled whole: every response example checked and every validator built now, so every warning is printed at start. */
+function* checkWhole({ spec, warnings, compiler }: Compiling, operations: readonly CompiledOperation[]): Steps<void> {
+  for (const operation of operations) {
+    for (const plan of operation.responses.values()) for (const media of [plan, ...plan.variants]) void media.examples;
+    yield;
   }
-  // A stub that answers 404 to everything looks broken; a document without paths is the cause.
-  if (operations.length === 0) {
-    const what = Object.keys(spec.document.paths ?? {}).length === 0 ? 'the document has no paths' : 'no path of the document has an operation';
-    warnings.add({ file: spec.file, pointer: '/paths', kind: NO_PATHS, reason: `${what}, so nothing is served (every request but /__admin/ is answered 404)` });
-  }
-  if (options.strict) {
-    // A lint in CI may take the time to generate every response once: schemas no data satisfies
-    // are refused too, rather than found when first served.
-    for (const operation of operations) {
-      for (const plan of operation.responses.values()) {
-        for (const media of new Set([plan, ...plan.variants])) {
-          const { violations, capped } = generateFitting(operation.generate, media, 'start-up', false, operation.generationCapped);
-          if (violations !== null && violations.length > 0 && !capped) reportUnsatisfiable(media.schemaPointer!, violations);
-        }
+  // Generated data is capped in size (generate/size-bounds.ts): say where the document asks for
+  // more. One pass over every schema; GitHub's document would pay about half a second for it.
+  for (const { pointer, reason } of oversizedSchemas(spec.document)) warnings.add({ file: spec.file, pointer, kind: 'schema asking for more data than is generated', reason });
+  yield* compiler.compilePending();
+}
+
+/**
+ * --strict: a lint in CI may take the time to generate every response once, so schemas no data
+ * satisfies are refused too, rather than found when first served; then any warning stops it.
+ */
+function* refuseUnsatisfiable({ warnings, reportUnsatisfiable }: Compiling, operations: readonly CompiledOperation[]): Steps<void> {
+  for (const operation of operations) {
+    for (const plan of operation.responses.values()) {
+      for (const media of new Set([plan, ...plan.variants])) {
+        const { violations, capped } = generateFitting(operation.generate, media, 'start-up', false, operation.generationCapped);
+        if (violations !== null && violations.length > 0 && !capped) reportUnsatisfiable(media.schemaPointer!, violations);
       }
-      yield;
     }
-    refuseWarnings(warnings.list);
+    yield;
   }
-  return { title: spec.document.info?.title ?? 'OpenAPI', operations, byKey, routes, secrets: secretsOf(schemes), warnings: warnings.list, compiledWhole, webhooks, basePath, serverOrigins: serverOrigins(spec.document), policy, mounted: spec.mounted ?? [], alternatives, hints };
+  refuseWarnings(warnings.list);
 }
 
 /**
