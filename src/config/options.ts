@@ -157,6 +157,13 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
     recordRedact: options.recordRedact ?? [],
     drainMs: options.drainMs ?? DEFAULTS.drainMs,
   };
+  checkServerOptions(resolved);
+  resolved.adminApi = adminApiOn(resolved);
+  return resolved;
+}
+
+/** The server's own options checked (the engine's are, in engine-options.ts): a ConfigError names the first wrong one. */
+function checkServerOptions(resolved: ResolvedOptions): void {
   if (resolved.record !== undefined && resolved.proxy === null) throw new ConfigError('record', 'records the real API\'s answers, so it needs --proxy URL');
   if (resolved.recordRedact.length > 0 && resolved.record === undefined) throw new ConfigError('recordRedact', 'leaves fields out of what --record writes, so it needs --record DIR');
   if (resolved.recordRedact.some((field) => typeof field !== 'string' || field === '')) throw new ConfigError('recordRedact', 'must be field names, e.g. password,card_number');
@@ -182,14 +189,16 @@ export function resolveOptions(options: StubOptions = {}): ResolvedOptions {
   wholeNumber('port', resolved.port, 0, 65535);
   wholeNumber('proxyTimeoutMs', resolved.proxyTimeoutMs, 1, 600_000);
   wholeNumber('drainMs', resolved.drainMs, 0, 600_000);
+}
+
+/** Whether /__admin is served: bound beyond this machine, it needs an admin token (in Prism's mode it is turned off instead). */
+function adminApiOn(resolved: ResolvedOptions): boolean {
   if (resolved.adminToken !== undefined && resolved.adminToken.trim() === '') throw new ConfigError('adminToken', 'must not be empty');
-  if (!isLoopbackName(resolved.host) && resolved.adminToken === undefined) {
-    if (resolved.policy.exposedWithoutAdminToken === 'refuse') {
-      throw new ConfigError('host', `binding to ${resolved.host} exposes /__admin to the network; set an admin token (--admin-token) to protect it`);
-    }
-    resolved.adminApi = false;
+  if (isLoopbackName(resolved.host) || resolved.adminToken !== undefined) return true;
+  if (resolved.policy.exposedWithoutAdminToken === 'refuse') {
+    throw new ConfigError('host', `binding to ${resolved.host} exposes /__admin to the network; set an admin token (--admin-token) to protect it`);
   }
-  return resolved;
+  return false;
 }
 
 /** Where a webhook may be sent: an absolute http(s) URL. */
