@@ -98,4 +98,27 @@ describe('stateful mode implied by seed items, in both hosts', () => {
       await server.close();
     }
   });
+
+  it('refuses a create past maxStateBytes in the same words and bytes as the server, and keeps nothing of it', async () => {
+    const full = join(ROOT, 'test', 'specs', 'plant-store-full.yaml');
+    const options = { stateful: true, maxStateBytes: 200, seed: 4 };
+    const server = await startStub({ ...options, spec: full, fixtures: join(ROOT, 'test', 'specs', 'plant-store-full-fixtures'), port: 0, watch: false, ...quiet });
+    try {
+      const handle = await createFetchHandler({ ...options, document: readFileSync(full, 'utf8'), baseUrl: BASE, ...quiet });
+      const statuses: number[] = [];
+      for (let id = 1; id <= 6; id++) {
+        const { overHttp, inProcess } = await bothAnswer(server, handle, '/plants', { ...createPlant(`plant ${id} ${'x'.repeat(40)}`), body: JSON.stringify({ id, name: `plant ${id} ${'x'.repeat(40)}` }) });
+        expect(inProcess).toEqual(overHttp);
+        statuses.push(overHttp.status);
+        if (overHttp.status === 422) expect(JSON.parse(overHttp.body).detail).toMatch(/more than 200 bytes/);
+      }
+      expect(statuses).toContain(200);
+      expect(statuses.at(-1)).toBe(422);
+      const listed = await bothAnswer(server, handle, '/plants', { headers: { authorization: 'Bearer t' } });
+      expect(listed.inProcess).toEqual(listed.overHttp);
+      expect(JSON.parse(listed.overHttp.body)).toHaveLength(statuses.filter((status) => status === 200).length);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -22,7 +22,8 @@ import { loadTemplateEngine } from '../engine/templates.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { seedState } from '../engine/seed-state.js';
-import { serverRefusals, stateRefusals } from '../engine/refusals.js';
+import { serverRefusals } from '../engine/refusals.js';
+import { answerHere } from '../stub/answer-here.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { Recorder } from '../stub/recorder.js';
 import { ServedState } from '../stub/served-state.js';
@@ -84,14 +85,7 @@ export class InMemoryStub {
   handle(request: PlainRequest): EngineResponse {
     try {
       const state = this.version.current;
-      if (this.store === null) return handleRequest(state, request);
-      const response = handleRequest(state, request, this.store);
-      if (!response.stateChange) return response;
-      // The store's verdict decides the answer, as on the server: a change not stored is never answered as stored.
-      const applied = this.store.apply(response.stateChange);
-      if (applied === 'full') return refusalResponse(stateRefusals.bytesFull(this.options.maxStateBytes), null);
-      if (applied === 'conflict') return refusalResponse(serverRefusals.storeBusy(1), null);
-      return response;
+      return this.store === null ? handleRequest(state, request) : answerHere(state, request, this.store, this.options.maxStateBytes);
     } catch (error) {
       return this.internalError(request, error);
     }

@@ -14,6 +14,7 @@ import type { PlacedState, Refusal } from '../engine/engine-types.js';
 import type { Routed } from '../engine/route.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { failedAnswer } from './failed-answer.js';
+import { answerHere } from './answer-here.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import { stateBytes, type ResourceSize, type StateStore } from './state-store.js';
@@ -108,10 +109,7 @@ export class StateAccess {
 
   /** A store in this process answers at once and nothing changes it meanwhile: its change is applied as read. */
   private handleHere(store: LocalStateStore, version: EngineState, request: PlainRequest, routed: Routed | Refusal): EngineResponse {
-    const response = handleRequest(version, request, store, routed);
-    if (!response.stateChange) return response;
-    const applied = store.apply(response.stateChange);
-    return applied === 'applied' ? response : applied === 'full' ? this.full(store, response.operation) : refusalResponse(serverRefusals.storeBusy(1), response.operation);
+    return answerHere(version, request, store, this.capOf(store), routed);
   }
 
   /**
@@ -174,7 +172,12 @@ export class StateAccess {
 
   /** The refusal of a change past the store's cap: a session's own store holds less than the shared one. */
   private full(store: StateStore, operation: CompiledOperation | null): EngineResponse {
-    return refusalResponse(stateRefusals.bytesFull(store === this.store ? this.maxBytes : Math.min(this.maxBytes, MAX_SESSION_STORE_BYTES)), operation);
+    return refusalResponse(stateRefusals.bytesFull(this.capOf(store)), operation);
+  }
+
+  /** The bytes a store may hold: --max-state, and less for a session's own. */
+  private capOf(store: StateStore): number {
+    return store === this.store ? this.maxBytes : Math.min(this.maxBytes, MAX_SESSION_STORE_BYTES);
   }
 
   /** The stored resources as JSON (GET /__admin/state). */
