@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { RedisStateStore } from '../src/stub/redis-state-store.js';
+import { StubAdmin } from '../src/stub/admin-facade.js';
 import { request, type TestResponse } from './helpers/http.js';
 import { AUTH_HEADERS, JSON_HEADERS, PROBLEM_TYPE } from './helpers/plant.js';
 import { haveRedis, startRedis, type RunningRedis } from './helpers/redis.js';
@@ -98,5 +99,52 @@ describe.skipIf(!haveRedis)('a failure while a stateful request is answered with
     expect(found.get('stub_refusals_total{kind="state_store_unavailable"}')).toBe(3);
     expect(found.get('stub_state_store_errors_total')).toBe(3);
     expect(found.get('stub_requests_total{operation="GET /plants/{id}",status="500",origin="refusal"}')).toBe(1);
+  });
+});
+
+describe.skipIf(!haveRedis)('a failure while an admin request is answered: an outage or a bug', () => {
+  let redis: RunningRedis;
+  let stub: RunningStub;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    stub = await startStub({ spec: SPEC, fixtures: NO_FIXTURES, port: 0, watch: false, stateful: true, stateStore: redis.url, log: () => {} });
+  }, 20_000);
+
+  afterAll(async () => {
+    await stub?.close();
+    await redis?.stop();
+  });
+
+  it('a bug in an admin read is a 500 holding nothing of it, its stack in the log', async () => {
+    const coverage = vi.spyOn(StubAdmin.prototype, 'wholeCoverage').mockRejectedValueOnce(new TypeError(SECRET));
+    const logged: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (logged.push(String(chunk)), true));
+    let response: TestResponse;
+    try {
+      response = await request(`${stub.url}/__admin/coverage`);
+    } finally {
+      write.mockRestore();
+      coverage.mockRestore();
+    }
+    expectPlainProblem(response, 500, /^the stub failed to answer this admin request; its log says why$/);
+    expect(logged.join('')).toMatch(new RegExp(`^internal error on GET /__admin/coverage: TypeError: ${SECRET.replace(/[()]/g, '\\$&')}\\n    at `, 'm'));
+    expect((await request(`${stub.url}/__admin/coverage`)).status).toBe(200);
+  });
+
+  it('the store refusing an admin read (foreign data under the journal\'s key) is a 503 in plain words', async () => {
+    const outside = new Redis(redis.url);
+    try {
+      await outside.set('plant-store-stub:journal', 'not a list');
+      for (const path of ['/__admin/requests', '/__admin/requests?limit=5']) {
+        const response = await request(`${stub.url}${path}`);
+        expectPlainProblem(response, 503, /^the stub's shared state did not answer: Redis holds data under the stub's keys that the stub did not write$/);
+        expect(response.headers.get('retry-after')).toBe('1');
+      }
+      await outside.del('plant-store-stub:journal');
+      expect((await request(`${stub.url}/__admin/requests`)).status).toBe(200);
+    } finally {
+      outside.disconnect();
+    }
   });
 });

@@ -13,6 +13,7 @@ import { addRecordRoutes } from './admin-records.js';
 import { addScenarioRoutes } from './admin-scenarios.js';
 import { addStateRoutes } from './admin-state.js';
 import { addWebhookRoutes } from './admin-webhooks.js';
+import { StoreUnavailable } from '../stub/store-unavailable.js';
 
 export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Router {
   const router = express.Router();
@@ -48,10 +49,15 @@ export function adminRouter(stub: StubAdmin, adminToken: string | undefined): Ro
   });
   router.use((req, res) => sendProblem(res, adminRefusals.noEndpoint(req.method, `${req.baseUrl}${req.path}`)));
   // Express's error handler would print a stack trace; a malformed admin request is a 400.
-  router.use((error: { status?: number; type?: string; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
+  router.use((error: { status?: number; type?: string; message?: string }, req: Request, res: Response, _next: NextFunction) => {
     // Not the request's fault: the store or the other workers did not answer (a Redis server
-    // that is down, a worker that died mid-question). Retrying later may work.
-    if (error.status === undefined && error.type === undefined) return sendProblem(res, adminRefusals.sharedStateSilent(error.message));
+    // that is down, a worker that died mid-question), said in plain words. Retrying later may work.
+    if (error instanceof StoreUnavailable) return sendProblem(res, adminRefusals.sharedStateSilent(error.message));
+    // A bug of ours: nothing of it in the answer (its message may hold internals), its stack in the log.
+    if (error.status === undefined && error.type === undefined) {
+      process.stderr.write(`internal error on ${req.method} ${req.originalUrl}: ${(error as Error).stack ?? String(error)}\n`);
+      return sendProblem(res, adminRefusals.adminFailed());
+    }
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 400;
     sendProblem(res, adminRefusals.unreadableBody(status, error.message));
   });

@@ -51,6 +51,7 @@ export const adminRefusals = {
   /** The admin guard: a request without an admin token that does not come from this machine. */
   untrusted: (reason: string): HttpRefusal => ({ status: 403, detail: reason }),
   adminUnavailable: (): HttpRefusal => ({ status: 500, detail: 'the admin API could not be loaded; see the stub log' }),
+  adminFailed: (): HttpRefusal => ({ status: 500, detail: 'the stub failed to answer this admin request; its log says why' }),
 };
 
 // The edge: what node:http cannot hand to the engine

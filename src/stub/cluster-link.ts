@@ -2,6 +2,8 @@
 // channel. A worker asks the primary (for the shared state, for the whole server's journal and
 // coverage, to change every worker at once), and the primary asks each worker (for its part of the
 // journal and coverage, to apply an admin change). Each question carries an id; its answer names it.
+// A question that fails is a StoreUnavailable: the other process did not answer, in plain words.
+import { StoreUnavailable } from './store-unavailable.js';
 
 /** What a worker asks the cluster primary. */
 export const ToPrimary = {
@@ -75,8 +77,18 @@ export function isClusterMessage(message: unknown): message is Question | Answer
   return marker === 'ask' || marker === 'answer';
 }
 
+/**
+ * What the asking side is told when answering failed here: an outage in its own plain words; a
+ * bug's message never leaves this process (it may hold internals), its stack is logged here.
+ */
+function answerFailed(op: string, error: unknown): string {
+  if (error instanceof StoreUnavailable) return error.message;
+  process.stderr.write(`internal error answering ${op} for another process: ${(error as Error)?.stack ?? String(error)}\n`);
+  return `the other process failed to answer ${op}; its log says why`;
+}
+
 function notYet(): never {
-  throw new Error('this worker is still starting');
+  throw new StoreUnavailable('this worker is still starting');
 }
 
 /** One side of the conversation: asks questions, answers the other side's. */
@@ -97,7 +109,7 @@ export class ClusterLink {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
-        reject(new Error(`no answer to ${op} within ${ANSWER_TIMEOUT_MS} ms`));
+        reject(new StoreUnavailable(`no answer to ${op} within ${ANSWER_TIMEOUT_MS} ms`));
       }, ANSWER_TIMEOUT_MS);
       timer.unref();
       this.waiting.set(id, { resolve, reject, timer });
@@ -106,7 +118,7 @@ export class ClusterLink {
       } catch (error) {
         clearTimeout(timer);
         this.waiting.delete(id);
-        reject(error as Error);
+        reject(new StoreUnavailable(`the other process cannot be reached (${(error as NodeJS.ErrnoException).code ?? 'its channel is closed'})`));
       }
     });
   }
@@ -119,7 +131,8 @@ export class ClusterLink {
       if (!waiter) return;
       this.waiting.delete(message.id);
       clearTimeout(waiter.timer);
-      if (message.error !== undefined) waiter.reject(new Error(message.error));
+      // The other side sends plain words only (answerFailed): said as they are.
+      if (message.error !== undefined) waiter.reject(new StoreUnavailable(message.error));
       else waiter.resolve(message.result);
       return;
     }
@@ -128,7 +141,7 @@ export class ClusterLink {
       .then(() => this.respond(op, arg))
       .then(
         (result) => this.trySend({ stub: 'answer', id, result }),
-        (error: unknown) => this.trySend({ stub: 'answer', id, error: (error as Error).message ?? String(error) }),
+        (error: unknown) => this.trySend({ stub: 'answer', id, error: answerFailed(op, error) }),
       );
   }
 
@@ -136,7 +149,7 @@ export class ClusterLink {
   closed(): void {
     for (const [id, waiter] of this.waiting) {
       clearTimeout(waiter.timer);
-      waiter.reject(new Error('the other process is gone'));
+      waiter.reject(new StoreUnavailable('the other process is gone'));
       this.waiting.delete(id);
     }
   }
