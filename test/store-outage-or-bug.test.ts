@@ -1,14 +1,17 @@
-// With the store in another process (Redis), what fails while a request is answered is told apart
-// by what it is, not by its message: the store's outage (it refused a command, it went away) is a
-// 503 in plain words with Retry-After, counted as a store error; anything else is a bug of the
+// What fails while a request is answered is told apart by what it is, not by its message: with
+// the store in another process (Redis), the store's outage (it refused a command, it went away) is
+// a 503 in plain words with Retry-After, counted as a store error; anything else is a bug of the
 // stub, a 500 problem+json holding nothing of the error, its stack in the log, counted as an
-// internal error.
+// internal error, in the API and the admin API alike, and in the fetch handler as in the server.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStub, type RunningStub } from '../src/index.js';
 import { RedisStateStore } from '../src/stub/redis-state-store.js';
 import { StubAdmin } from '../src/stub/admin-facade.js';
+import { LocalStateStore } from '../src/stub/local-state-store.js';
+import { createFetchHandler } from '../src/fetch.js';
 import { request, type TestResponse } from './helpers/http.js';
 import { AUTH_HEADERS, JSON_HEADERS, PROBLEM_TYPE } from './helpers/plant.js';
 import { haveRedis, startRedis, type RunningRedis } from './helpers/redis.js';
@@ -146,5 +149,31 @@ describe.skipIf(!haveRedis)('a failure while an admin request is answered: an ou
     } finally {
       outside.disconnect();
     }
+  });
+});
+
+describe('a bug while a request is answered, alike in the server and the fetch handler', () => {
+  it('is a 500 holding nothing of it, with the same body, its stack reported (stderr; the handler\'s log)', async () => {
+    const spec = readFileSync(SPEC, 'utf8');
+    const logged: string[] = [];
+    const server = await startStub({ spec: SPEC, fixtures: NO_FIXTURES, port: 0, watch: false, stateful: true, log: () => {} });
+    const handle = await createFetchHandler({ document: spec, stateful: true, baseUrl: 'http://plants.test', log: (line) => logged.push(line) });
+    const failing = vi.spyOn(LocalStateStore.prototype, 'answer').mockImplementation(() => {
+      throw new TypeError(SECRET);
+    });
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (logged.push(String(chunk)), true));
+    try {
+      const overHttp = await request(`${server.url}/plants/1`, { headers: AUTH_HEADERS });
+      const answered = (await handle(new Request('http://plants.test/plants/1', { headers: AUTH_HEADERS })))!;
+      expectPlainProblem(overHttp, 500, /^the stub failed to handle this request; see its log$/);
+      expect([answered.status, answered.headers.get('content-type'), await answered.text()]).toEqual([500, overHttp.headers.get('content-type'), overHttp.text]);
+    } finally {
+      write.mockRestore();
+      failing.mockRestore();
+      await server.close();
+    }
+    const reports = logged.filter((line) => line.startsWith('internal error on GET /plants/1: TypeError: '));
+    expect(reports).toHaveLength(2);
+    for (const report of reports) expect(report).toContain('\n    at ');
   });
 });

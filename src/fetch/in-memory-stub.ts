@@ -20,10 +20,9 @@ import type { CompiledSpec } from '../openapi/compiled-model.js';
 import { engineState } from '../stub/engine-state.js';
 import { loadTemplateEngine } from '../engine/templates.js';
 import { handleRequest, type EngineState } from '../engine/pipeline.js';
-import { refusalResponse } from '../engine/refusal.js';
 import { seedState } from '../engine/seed-state.js';
-import { serverRefusals } from '../engine/refusals.js';
 import { answerHere } from '../stub/answer-here.js';
+import { failedAnswer } from '../stub/failed-answer.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { Recorder } from '../stub/recorder.js';
 import { ServedState } from '../stub/served-state.js';
@@ -91,10 +90,9 @@ export class InMemoryStub {
     }
   }
 
-  /** A bug of ours must still not leak internals to the client: report it, answer a plain problem. */
+  /** A bug of ours must still not leak internals to the client: the server's one catch, reporting through `log`. */
   internalError(request: PlainRequest, error: unknown): EngineResponse {
-    this.options.warn(`internal error on ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
-    return refusalResponse(serverRefusals.internalError(), null);
+    return failedAnswer(request, error, null, this.options.warn);
   }
 }
 

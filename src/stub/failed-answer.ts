@@ -9,14 +9,22 @@ import { serverRefusals } from '../engine/refusals.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { StoreUnavailable } from './store-unavailable.js';
 
-/** The answer to a request whose answering threw; `operation`: the one it was routed to, when known. */
-export function failedAnswer(request: PlainRequest, error: unknown, operation: CompiledOperation | null = null): EngineResponse {
+/** Where a bug's stack goes: the server's stderr; the fetch handler passes its `log`. */
+export type ReportBug = (line: string) => void;
+
+const toStderr: ReportBug = (line) => void process.stderr.write(`${line}\n`);
+
+/**
+ * The answer to a request whose answering threw, for every host (the server, the fetch handler);
+ * `operation`: the one it was routed to, when known.
+ */
+export function failedAnswer(request: PlainRequest, error: unknown, operation: CompiledOperation | null = null, report: ReportBug = toStderr): EngineResponse {
   if (error instanceof StoreUnavailable) return refusalResponse(serverRefusals.storeUnavailable(error.message), operation);
-  return internalError(request, error, operation);
+  return internalError(request, error, operation, report);
 }
 
-/** Logs the error with its stack and answers the internal-error refusal. */
-export function internalError(request: PlainRequest, error: unknown, operation: CompiledOperation | null = null): EngineResponse {
-  process.stderr.write(`internal error on ${request.method} ${request.path}: ${(error as Error)?.stack ?? String(error)}\n`);
+/** Reports the error with its stack and answers the internal-error refusal. */
+export function internalError(request: PlainRequest, error: unknown, operation: CompiledOperation | null = null, report: ReportBug = toStderr): EngineResponse {
+  report(`internal error on ${request.method} ${request.path}: ${(error as Error)?.stack ?? String(error)}`);
   return refusalResponse(serverRefusals.internalError(), operation);
 }
