@@ -1,5 +1,6 @@
 // The request journal, through the real server: GET /__admin/requests shows what clients sent and
-// what they got, oldest first, with exact numbers, redacted credentials, filters and a bound.
+// what they got (a refused request with its refusal's name), oldest first, with exact numbers,
+// redacted credentials, filters and a bound.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,17 +52,17 @@ describe('journal entries', () => {
     [
       'a body without its name is journaled with the violation as a pointer and a reason',
       { target: '/plants', headers: JSON_HEADERS, body: '{"id":1}' },
-      { method: 'POST', path: '/plants', query: {}, body: { id: 1 }, status: 400, responseBody: { error: 400, message: '/name: is required' }, scenario: null, violations: ['/name: is required'] },
+      { method: 'POST', path: '/plants', query: {}, body: { id: 1 }, status: 400, responseBody: { error: 400, message: '/name: is required' }, scenario: null, refusal: 'invalid', violations: ['/name: is required'] },
     ],
     [
       'a body with wrong types is journaled with every violation',
       { target: '/plants', headers: JSON_HEADERS, body: '{"id":"1","name":3}' },
-      { method: 'POST', path: '/plants', query: {}, body: { id: '1', name: 3 }, status: 400, responseBody: { error: 400, message: '/name: must be a string; /id: must be an integer' }, scenario: null, violations: ['/name: must be a string', '/id: must be an integer'] },
+      { method: 'POST', path: '/plants', query: {}, body: { id: '1', name: 3 }, status: 400, responseBody: { error: 400, message: '/name: must be a string; /id: must be an integer' }, scenario: null, refusal: 'invalid', violations: ['/name: must be a string', '/id: must be an integer'] },
     ],
     [
       'malformed JSON is journaled as the text received',
       { target: '/plants', headers: JSON_HEADERS, body: '{"id": 1,' },
-      { method: 'POST', path: '/plants', query: {}, body: '{"id": 1,', status: 400, responseBody: { error: 400, message: '/: invalid JSON at line 1, column 10: Expected double-quoted property name' }, scenario: null, violations: ['/: invalid JSON at line 1, column 10: Expected double-quoted property name'] },
+      { method: 'POST', path: '/plants', query: {}, body: '{"id": 1,', status: 400, responseBody: { error: 400, message: '/: invalid JSON at line 1, column 10: Expected double-quoted property name' }, scenario: null, refusal: 'invalid', violations: ['/: invalid JSON at line 1, column 10: Expected double-quoted property name'] },
     ],
     [
       'a scenario-served answer is journaled with the scenario name and no violations',
@@ -71,12 +72,12 @@ describe('journal entries', () => {
     [
       'a request without credentials is journaled as 401 with the reason',
       { target: '/plants', headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"Fern"}' },
-      { method: 'POST', path: '/plants', query: {}, body: { id: 1, name: 'Fern' }, status: 401, responseBody: { error: 401, message: 'the Authorization header is missing; send "Authorization: Bearer <credentials>"' }, scenario: null, violations: ['the Authorization header is missing; send "Authorization: Bearer <credentials>"'] },
+      { method: 'POST', path: '/plants', query: {}, body: { id: 1, name: 'Fern' }, status: 401, responseBody: { error: 401, message: 'the Authorization header is missing; send "Authorization: Bearer <credentials>"' }, scenario: null, refusal: 'unauthenticated', violations: ['the Authorization header is missing; send "Authorization: Bearer <credentials>"'] },
     ],
     [
       'a request to an unknown path is journaled as 404 with an empty body',
       { method: 'GET', target: '/nowhere?x=1' },
-      { method: 'GET', path: '/nowhere', query: { x: '1' }, body: null, status: 404, responseBody: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no operation of the spec matches GET /nowhere' }, scenario: null, violations: ['no operation of the spec matches GET /nowhere'] },
+      { method: 'GET', path: '/nowhere', query: { x: '1' }, body: null, status: 404, responseBody: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no operation of the spec matches GET /nowhere' }, scenario: null, refusal: 'noOperation', violations: ['no operation of the spec matches GET /nowhere'] },
     ],
   ];
 

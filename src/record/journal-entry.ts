@@ -20,7 +20,7 @@ export const JOURNAL_BODY_CAP = 16 * 1024;
  * so recording allocates nothing that lives on; the outcome's fields are the engine's values,
  * shared between answers (empty lists are one frozen array).
  */
-export interface Recorded extends TextSpans, Pick<EngineResponse, 'status' | 'scenario' | 'session' | 'delayMs' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'> {
+export interface Recorded extends TextSpans, Pick<EngineResponse, 'status' | 'scenario' | 'refusal' | 'session' | 'delayMs' | 'violations' | 'selfCheck' | 'fault' | 'abandoned' | 'stateChange' | 'proxy'> {
   method: string;
   /** With several documents: the name of the one whose operation answered; null with one. */
   document: string | null;
@@ -41,6 +41,8 @@ export interface JournalEntry {
   responseBodyTruncated?: true;
   /** Where the answer came from; a scripted one says where it stands: `unavailable (2 of 3)`. */
   scenario: string | null;
+  /** A refused request: the refusal by its name (`invalid`, `unauthenticated`, `unknownScenario`, `storeFull`…), as the JSON log line names it; absent otherwise. */
+  refusal?: string;
   /** The request's session (X-Mock-Session); absent for the default one. */
   session?: string;
   /** The wait before the answer (scripted, drawn from a spread, or --delay); absent when none. */
@@ -81,6 +83,7 @@ export function keepOutcome(entry: Recorded, { request, response, durationMs, ti
   entry.method = request.method;
   entry.status = response.status;
   entry.scenario = response.step === undefined ? response.scenario : `${response.scenario} (${response.step})`;
+  entry.refusal = response.refusal;
   entry.session = response.session;
   entry.document = response.operation?.document ?? null;
   entry.delayMs = response.delayMs;
@@ -112,6 +115,7 @@ export function describe(recorded: Recorded, texts: RecordedTexts, secrets: Secr
     time: new Date(time).toISOString(),
   };
   if (instance !== undefined) entry.instance = instance;
+  if (recorded.refusal !== undefined) entry.refusal = recorded.refusal;
   if (recorded.session !== undefined) entry.session = recorded.session;
   if (recorded.document !== null) entry.document = recorded.document;
   if (recorded.delayMs > 0) entry.delayMs = recorded.delayMs;
@@ -140,7 +144,7 @@ export function describe(recorded: Recorded, texts: RecordedTexts, secrets: Secr
 /** A slot of the ring before its first record. */
 export function emptyEntry(): Recorded {
   return {
-    method: '', status: 0, scenario: null, session: undefined, document: null, delayMs: 0, violations: [], selfCheck: [], fault: undefined, abandoned: undefined, stateChange: null, proxy: undefined,
+    method: '', status: 0, scenario: null, refusal: undefined, session: undefined, document: null, delayMs: 0, violations: [], selfCheck: [], fault: undefined, abandoned: undefined, stateChange: null, proxy: undefined,
     durationMs: 0, time: 0, slab: NO_BYTES, start: 0, pathBytes: 0, queryBytes: 0, headersBytes: 0, bodyBytes: 0, answerBytes: 0,
   };
 }
