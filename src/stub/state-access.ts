@@ -10,7 +10,7 @@ import { askingRequest, handleRequest, routeRequest, touchesState, type EngineSt
 import { isAsked } from '../engine/state-asked.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals, stateRefusals } from '../engine/refusals.js';
-import type { PlacedState, Refusal } from '../engine/engine-types.js';
+import type { PlacedState } from '../engine/engine-types.js';
 import type { Routed } from '../engine/route.js';
 import type { CompiledOperation } from '../openapi/compiled-model.js';
 import { failedAnswer } from './failed-answer.js';
@@ -100,16 +100,12 @@ export class StateAccess {
     if (!touchesState(version, routed)) return handleRequest(version, request, undefined, routed);
     const session = sessionOf(request.headers['x-mock-session']);
     const store = session === DEFAULT_SESSION ? this.store : this.sessionStore(session, version);
-    if (store instanceof LocalStateStore) return this.handleHere(store, version, request, routed);
+    // A store in this process answers at once and nothing changes it meanwhile (answer-here.ts).
+    if (store instanceof LocalStateStore) return answerHere(version, request, store, this.capOf(store), routed);
     const asked = askingRequest(version, request, routed);
     if (!isAsked(asked)) return asked;
     const operation = (routed as Routed).operation;
     return this.handleAsked(store, asked, operation).catch((error: unknown) => failedAnswer(request, error, operation));
-  }
-
-  /** A store in this process answers at once and nothing changes it meanwhile: its change is applied as read. */
-  private handleHere(store: LocalStateStore, version: EngineState, request: PlainRequest, routed: Routed | Refusal): EngineResponse {
-    return answerHere(version, request, store, this.capOf(store), routed);
   }
 
   /**
@@ -170,12 +166,11 @@ export class StateAccess {
     });
   }
 
-  /** The refusal of a change past the store's cap: a session's own store holds less than the shared one. */
   private full(store: StateStore, operation: CompiledOperation | null): EngineResponse {
     return refusalResponse(stateRefusals.bytesFull(this.capOf(store)), operation);
   }
 
-  /** The bytes a store may hold: --max-state, and less for a session's own. */
+  /** The bytes a store may hold: --max-state, and less for a session's own (its refusal names this cap). */
   private capOf(store: StateStore): number {
     return store === this.store ? this.maxBytes : Math.min(this.maxBytes, MAX_SESSION_STORE_BYTES);
   }
