@@ -6,6 +6,7 @@ import type { StubAdmin } from '../stub/admin-facade.js';
 import type { Resource } from '../openapi/compile-resources.js';
 import { sendProblem } from './send-problem.js';
 import { adminRefusals } from './http-refusals.js';
+import { pageQuery } from './admin-query.js';
 
 /** The items a page holds unless `limit` says otherwise, and the most it may hold. */
 const DEFAULT_LIMIT = 20;
@@ -60,10 +61,9 @@ function resourceOf(stub: StubAdmin, req: Request, res: Response): Resource | nu
 
 /** A whole-number query parameter within [min, max], its default when absent; null once a refusal is sent. */
 function wholeQuery(req: Request, res: Response, name: string, fallback: number, min: number, max: number): number | null {
-  const raw = req.query[name];
-  if (raw === undefined) return fallback;
-  const value = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (Number.isInteger(value) && value >= min && value <= max) return value;
-  sendProblem(res, adminRefusals.badItemsPage(name, String(raw)));
+  const value = pageQuery(req.query[name], min);
+  if (value === undefined) return fallback;
+  if (value !== null && value <= max) return value;
+  sendProblem(res, adminRefusals.badItemsPage(name, String(req.query[name])));
   return null;
 }
