@@ -54,7 +54,17 @@ export function compileParameters(
   pointer: string,
   operation: Schema,
 ): ParameterCheck {
-  // Operation-level parameters override path-level ones with the same name and location.
+  const all = declaredParameters(spec, pathItem, pointer, operation);
+  if (all.length === 0) return NO_CHECK;
+  // Built on first use, like the validators inside (large documents start without compiling them).
+  let checks: LocationCheck[] | null = null;
+  const check = (pathParams: Record<string, string>, query: URLSearchParams, headers: RequestHeaders) =>
+    checkParameters(checks ??= LOCATIONS.flatMap((location) => compileLocation(spec, compiler, all, location)), pathParams, query, headers);
+  return Object.assign(check, { declared: all.map(named), deprecated: all.filter((p) => p.value.deprecated === true).map(named) });
+}
+
+/** The parameters of the path item and the operation, whose own override the path's of the same name and location; headers the OpenAPI ignores left out. */
+function declaredParameters(spec: LoadedDocument, pathItem: Located, pointer: string, operation: Schema): Located[] {
   const byKey = new Map<string, Located>();
   const add = (list: unknown, listPointer: string) => {
     if (!Array.isArray(list)) return;
@@ -68,75 +78,78 @@ export function compileParameters(
   };
   add(pathItem.value.parameters, `${pathItem.pointer}/parameters`);
   add(operation.parameters, `${pointer}/parameters`);
+  return [...byKey.values()].filter((p) => (LOCATIONS as readonly unknown[]).includes(p.value.in));
+}
 
-  const all = [...byKey.values()].filter((p) => (LOCATIONS as readonly unknown[]).includes(p.value.in));
-  if (all.length === 0) return NO_CHECK;
-  // Built on first use, like the validators inside (large documents start without compiling them).
-  const compileChecks = () => LOCATIONS.flatMap((location): LocationCheck[] => {
-    const located = all.filter((p) => p.value.in === location);
-    if (located.length === 0) return [];
-    const names = located.map((p) => String(p.value.name));
-    const groups = { coerced: { properties: {} as Record<string, object>, required: [] as string[] }, exact: { properties: {} as Record<string, object>, required: [] as string[] } };
-    const parameters = located.map(({ value, pointer: at }) => {
-      const name = String(value.name);
-      const plan = planParameter(spec, compiler, value, at, location, names.filter((other) => other !== name));
-      const group = plan.parameter.decode === 'coerce' ? groups.coerced : groups.exact;
-      group.properties[name] = plan.schema;
-      // Path parameters are always required; a required one without a schema must still be there.
-      if (value.required === true || location === 'path') group.required.push(name);
-      return plan.parameter;
-    });
-    const validatorOf = (group: typeof groups.coerced, coerce: boolean): Validator | null => {
-      if (Object.keys(group.properties).length === 0) return null;
-      // Draft-04 (OpenAPI 3.0) forbids an empty `required` list: leave it out when all are optional.
-      const schema = { type: 'object', properties: group.properties, ...(group.required.length > 0 ? { required: group.required } : {}) };
-      return compiler.compileSchema(schema, `/${location}`, coerce);
-    };
-    return [{ location, parameters, coerced: validatorOf(groups.coerced, true), exact: validatorOf(groups.exact, false) }];
+/** A parameter as a fixture's `match` names it (header names lower-case). */
+function named(p: Located): { location: ParameterLocation; name: string } {
+  return { location: p.value.in as ParameterLocation, name: p.value.in === 'header' ? String(p.value.name).toLowerCase() : String(p.value.name) };
+}
+
+/** One location's check: how each parameter there is read, and the validators of those Ajv coerces and of those decoded here; none when the location has no parameter. */
+function compileLocation(spec: LoadedDocument, compiler: SchemaCompiler, all: readonly Located[], location: ParameterLocation): LocationCheck[] {
+  const located = all.filter((p) => p.value.in === location);
+  if (located.length === 0) return [];
+  const names = located.map((p) => String(p.value.name));
+  const groups = { coerced: { properties: {} as Record<string, object>, required: [] as string[] }, exact: { properties: {} as Record<string, object>, required: [] as string[] } };
+  const parameters = located.map(({ value, pointer: at }) => {
+    const name = String(value.name);
+    const plan = planParameter(spec, compiler, value, at, location, names.filter((other) => other !== name));
+    const group = plan.parameter.decode === 'coerce' ? groups.coerced : groups.exact;
+    group.properties[name] = plan.schema;
+    // Path parameters are always required; a required one without a schema must still be there.
+    if (value.required === true || location === 'path') group.required.push(name);
+    return plan.parameter;
   });
+  const validatorOf = (group: typeof groups.coerced, coerce: boolean): Validator | null => {
+    if (Object.keys(group.properties).length === 0) return null;
+    // Draft-04 (OpenAPI 3.0) forbids an empty `required` list: leave it out when all are optional.
+    const schema = { type: 'object', properties: group.properties, ...(group.required.length > 0 ? { required: group.required } : {}) };
+    return compiler.compileSchema(schema, `/${location}`, coerce);
+  };
+  return [{ location, parameters, coerced: validatorOf(groups.coerced, true), exact: validatorOf(groups.exact, false) }];
+}
 
-  let checks: LocationCheck[] | null = null;
-  const named = (p: Located) => ({ location: p.value.in as ParameterLocation, name: p.value.in === 'header' ? String(p.value.name).toLowerCase() : String(p.value.name) });
-  const declared = all.map(named);
-  const deprecated = all.filter((p) => p.value.deprecated === true).map(named);
-  return Object.assign((pathParams: Record<string, string>, query: URLSearchParams, headers: RequestHeaders) => {
-    checks ??= compileChecks();
-    let cookies: Map<string, string[]> | null = null;
-    const sources: ParameterSources = { pathParams, query, headers, cookies: () => (cookies ??= parseCookies(headers.cookie)) };
-    const violations: string[] = [];
-    for (const check of checks) {
-      const coerced: Record<string, unknown> = {};
-      const exact: Record<string, unknown> = {};
-      let notJson: string[] | null = null;
-      let repeated: Array<{ at: string; times: number }> | null = null;
-      // Integers a double would round (int64 ids) are checked by their text: 9223372036854775807 is an int64.
-      let rawNumbers: Map<string, string> | null = null;
-      for (const parameter of check.parameters) {
-        const value = parameter.read(sources);
-        if (value === undefined) continue;
-        if (parameter.once && Array.isArray(value)) (repeated ??= []).push({ at: `/${check.location}/${escapePointerToken(parameter.name)}`, times: value.length });
-        if (parameter.decode === 'coerce') {
-          coerced[parameter.name] = value;
-          if (typeof value === 'string' && /^-?\d{16,}$/.test(value)) (rawNumbers ??= new Map()).set(`/${escapePointerToken(parameter.name)}`, value);
-        }
-        else if (parameter.decode === 'exact') exact[parameter.name] = coerceText(value, parameter.types);
-        else {
-          const parsed = parseJson(value);
-          if (parsed !== undefined) exact[parameter.name] = parsed.value;
-          else (notJson ??= []).push(`/${check.location}/${escapePointerToken(parameter.name)}`);
-        }
-      }
-      if (check.coerced) for (const violation of check.coerced(coerced, rawNumbers ?? undefined)) violations.push(violation);
-      if (notJson) for (const at of notJson) violations.push(`${at}: must be JSON text`);
-      if (check.exact) {
-        // A value that is not JSON was sent: it is not also "required".
-        for (const violation of check.exact(exact)) if (!notJson?.some((at) => violation.startsWith(`${at}:`))) violations.push(violation);
-      }
-      // `?sort=name&sort=date` for one value: what the validator says of the list is beside the point.
-      if (repeated) for (const { at, times } of repeated) replaceViolations(violations, at, `${at}: sent ${times} times; send one value`);
+/** Every location's parameters read from the request and validated: all the violations, in location order. */
+function checkParameters(checks: readonly LocationCheck[], pathParams: Record<string, string>, query: URLSearchParams, headers: RequestHeaders): string[] {
+  let cookies: Map<string, string[]> | null = null;
+  const sources: ParameterSources = { pathParams, query, headers, cookies: () => (cookies ??= parseCookies(headers.cookie)) };
+  const violations: string[] = [];
+  for (const check of checks) checkLocation(check, sources, violations);
+  return violations;
+}
+
+/** One location's parameters read, decoded and validated, their violations added to `violations`. */
+function checkLocation(check: LocationCheck, sources: ParameterSources, violations: string[]): void {
+  const coerced: Record<string, unknown> = {};
+  const exact: Record<string, unknown> = {};
+  let notJson: string[] | null = null;
+  let repeated: Array<{ at: string; times: number }> | null = null;
+  // Integers a double would round (int64 ids) are checked by their text: 9223372036854775807 is an int64.
+  let rawNumbers: Map<string, string> | null = null;
+  for (const parameter of check.parameters) {
+    const value = parameter.read(sources);
+    if (value === undefined) continue;
+    if (parameter.once && Array.isArray(value)) (repeated ??= []).push({ at: `/${check.location}/${escapePointerToken(parameter.name)}`, times: value.length });
+    if (parameter.decode === 'coerce') {
+      coerced[parameter.name] = value;
+      if (typeof value === 'string' && /^-?\d{16,}$/.test(value)) (rawNumbers ??= new Map()).set(`/${escapePointerToken(parameter.name)}`, value);
     }
-    return violations;
-  }, { declared, deprecated });
+    else if (parameter.decode === 'exact') exact[parameter.name] = coerceText(value, parameter.types);
+    else {
+      const parsed = parseJson(value);
+      if (parsed !== undefined) exact[parameter.name] = parsed.value;
+      else (notJson ??= []).push(`/${check.location}/${escapePointerToken(parameter.name)}`);
+    }
+  }
+  if (check.coerced) for (const violation of check.coerced(coerced, rawNumbers ?? undefined)) violations.push(violation);
+  if (notJson) for (const at of notJson) violations.push(`${at}: must be JSON text`);
+  if (check.exact) {
+    // A value that is not JSON was sent: it is not also "required".
+    for (const violation of check.exact(exact)) if (!notJson?.some((at) => violation.startsWith(`${at}:`))) violations.push(violation);
+  }
+  // `?sort=name&sort=date` for one value: what the validator says of the list is beside the point.
+  if (repeated) for (const { at, times } of repeated) replaceViolations(violations, at, `${at}: sent ${times} times; send one value`);
 }
 
 function planParameter(
