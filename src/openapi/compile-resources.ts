@@ -108,21 +108,48 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
   const names = [...itemIdNames(idParam, resourceWord(name)), KEYED_BY_NAME];
   const body = unwrapped(spec, create ? jsonBodySchema(spec, create) : null, names);
   const answer = unwrapped(spec, schemaAt(spec, (read ?? create)?.success?.schemaPointer), names);
+  const views = [answer.view, body.view].filter((view) => view !== null);
+  const paramSchema = pathParameterSchema(spec, itemPath, idParam);
+  const { idField, idHint } = idFieldOf(spec, name, idParam, answer.view, body.view, paramSchema, hints, hinted);
+  const serverSet = hintedServerSet(views, idField, hints);
+  return {
+    name,
+    itemPath,
+    idParam,
+    idField,
+    ...newIds(spec, idField, answer, body.view, paramSchema, read ?? create),
+    validateItem: body.envelope === null ? create?.body?.media.find((media) => media.json)?.validate ?? null : null,
+    bodyEnvelope: body.envelope,
+    answerEnvelope: answer.envelope,
+    // Only when the create's answer documents them: a document whose answers echo the request has none.
+    serverFields: create ? [...new Set([...serverOnlyFields(answer.view, body.view, idField), ...Object.keys(serverSet)])] : [],
+    serverSet: Object.keys(serverSet),
+    hinted: { name: hinted.name, idProperty: idHint ? { from: idHint.from } : null, serverSet },
+    scope: scopeOf(spec, name, answer.view, idField),
+    operations: {},
+  };
+}
+
+/** The item's id property: a hint's, else an id-like name of the answer or the create's body, the path parameter's format, `name`, the parameter's own name, `id`. */
+function idFieldOf(spec: LoadedDocument, name: string, idParam: string, answer: ObjectView | null, body: ObjectView | null, paramSchema: Schema | undefined, hints: StubHints, hinted: PairHints): { idField: string; idHint: { value: string; from: string } | null } {
   // An id-like name in the answer, else in the create's body (the Plant Store's `NewPlant` has
   // `id`, its `Plant` answer not): either wins over `name`, the last resort.
   const idNames = itemIdNames(idParam, resourceWord(name));
-  const answerId = (answer.view ? findIdKey(answer.view.properties.keys(), idNames) : null) ?? (body.view ? findIdKey(body.view.properties.keys(), idNames) : null);
-  const paramSchema = pathParameterSchema(spec, itemPath, idParam);
+  const answerId = (answer ? findIdKey(answer.properties.keys(), idNames) : null) ?? (body ? findIdKey(body.properties.keys(), idNames) : null);
   // No name says it (`{reserved_ipv6}` of `{ip, region_slug}`): the one property of the path
   // parameter's format (`ipv6`) is the id.
-  const byFormat = answerId === null ? propertyOfFormat(spec, answer.view, paramSchema) : null;
-  const byName = answer.view ? findIdKey(answer.view.properties.keys(), [KEYED_BY_NAME]) : null;
+  const byFormat = answerId === null ? propertyOfFormat(spec, answer, paramSchema) : null;
+  const byName = answer ? findIdKey(answer.properties.keys(), [KEYED_BY_NAME]) : null;
   // A hint names the id outright: the pair's `x-stub-resource: { idProperty }`, else a property's `x-stub-id: true`.
-  const views = [answer.view, body.view].filter((view) => view !== null);
+  const views = [answer, body].filter((view) => view !== null);
   const marked = views.flatMap((view) => [...view.properties].filter(([, property]) => hints.isSet(property, 'x-stub-id'))).at(0);
   const idHint = hinted.idProperty ?? (marked ? { value: marked[0], from: `x-stub-id at ${hints.pointer(marked[1], 'x-stub-id')}` } : null);
-  const idField = idHint?.value ?? answerId ?? byFormat ?? byName ?? (body.view?.properties.has(idParam) ? idParam : 'id');
-  const idSchema = answer.view?.properties.get(idField) ?? body.view?.properties.get(idField);
+  return { idField: idHint?.value ?? answerId ?? byFormat ?? byName ?? (body?.properties.has(idParam) ? idParam : 'id'), idHint };
+}
+
+/** How the stub makes a created item's id: its kind (a counted integer, a uuid, a template, a pattern or format), how one is drawn and checked, its least length. */
+function newIds(spec: LoadedDocument, idField: string, answer: { view: ObjectView | null; envelope: string | null }, body: ObjectView | null, paramSchema: Schema | undefined, answering: CompiledOperation | null): Pick<Resource, 'idKind' | 'idTemplate' | 'drawId' | 'idFits' | 'minLength'> {
+  const idSchema = answer.view?.properties.get(idField) ?? body?.properties.get(idField);
   // The read's path must take the id: where the property leaves a string open and the path
   // parameter says more (`format: uuid`, a pattern), new ids follow the parameter.
   const idSchemaView = idSchema && !(isOpenString(deref(spec, idSchema)) && paramSchema && !isOpenString(paramSchema)) ? deref(spec, idSchema) : paramSchema;
@@ -132,7 +159,7 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
   // New ids are drawn like one the answer's own data generator makes (Twilio's `SM` + 32 hex
   // digits), where that fits what the read's path asks; else generated for the id's own pattern,
   // lengths and format (a path parameter's `^se(-[a-z0-9]+)+$` the answer's property leaves open).
-  const fromAnswer = idDrawer(read ?? create, idField, answer.envelope);
+  const fromAnswer = idDrawer(answering, idField, answer.envelope);
   const followsParam = idSchemaView === paramSchema && idSchemaView !== undefined;
   const drawId = constraints === null ? fromAnswer : (key: string) => {
     const drawn = followsParam && constraints.format !== undefined ? null : fromAnswer?.(key) ?? null;
@@ -145,40 +172,38 @@ function describeResource(spec: LoadedDocument, name: string, itemPath: string, 
   }
   // Any other format (`ipv4`): each new id is generated, as the format asks.
   if (idKind === 'string' && typeof idSchemaView?.format === 'string' && drawId !== null) idKind = 'format';
-  // What the client sends, in any spelling (`FriendlyName` sent is `friendly_name` answered).
-  const sent = new Set([...(body.view?.properties.keys() ?? [])].map((key) => nameWords(key).join('_')));
-  const answerKeys = [...(answer.view?.properties.keys() ?? [])];
-  const scope = [...name.matchAll(/\{([^{}]+)\}/g)].flatMap(([, param]) => {
-    const field = findIdKey(answerKeys, [normalizedName(param)]);
-    if (field === null || field === idField) return [];
-    return [{ param, field, integer: schemaTypes(deref(spec, answer.view!.properties.get(field))).includes('integer') }];
-  });
-  const serverFields = answer.view ? [...answer.view.properties.keys()].filter((key) => key !== idField && !sent.has(nameWords(key).join('_'))) : [];
-  // What a hint says the server sets is made by it even where the client's body may send it.
-  const serverSet: Record<string, string> = {};
-  for (const view of views) {
-    for (const [key, property] of view.properties) if (key !== idField && !(key in serverSet) && hints.isSet(property, 'x-stub-server-set')) serverSet[key] = `x-stub-server-set at ${hints.pointer(property, 'x-stub-server-set')}`;
-  }
   return {
-    name,
-    itemPath,
-    idParam,
-    idField,
     idKind,
     idTemplate,
     drawId: idKind === 'format' || idKind === 'pattern' ? drawId : null,
     idFits,
     minLength: typeof idSchemaView?.minLength === 'number' ? idSchemaView.minLength : 0,
-    validateItem: body.envelope === null ? create?.body?.media.find((media) => media.json)?.validate ?? null : null,
-    bodyEnvelope: body.envelope,
-    answerEnvelope: answer.envelope,
-    // Only when the create's answer documents them: a document whose answers echo the request has none.
-    serverFields: create ? [...new Set([...serverFields, ...Object.keys(serverSet)])] : [],
-    serverSet: Object.keys(serverSet),
-    hinted: { name: hinted.name, idProperty: idHint ? { from: idHint.from } : null, serverSet },
-    scope,
-    operations: {},
   };
+}
+
+/** The collection path's parameters (`/accounts/{account_id}/messages`) that an answer's field holds, besides the id: what scopes a list. */
+function scopeOf(spec: LoadedDocument, name: string, answer: ObjectView | null, idField: string): Resource['scope'] {
+  const answerKeys = [...(answer?.properties.keys() ?? [])];
+  return [...name.matchAll(/\{([^{}]+)\}/g)].flatMap(([, param]) => {
+    const field = findIdKey(answerKeys, [normalizedName(param)]);
+    if (field === null || field === idField) return [];
+    return [{ param, field, integer: schemaTypes(deref(spec, answer!.properties.get(field))).includes('integer') }];
+  });
+}
+
+/** The answer's fields the client does not send, in any spelling (`FriendlyName` sent is `friendly_name` answered): the server's to set. */
+function serverOnlyFields(answer: ObjectView | null, body: ObjectView | null, idField: string): string[] {
+  const sent = new Set([...(body?.properties.keys() ?? [])].map((key) => nameWords(key).join('_')));
+  return answer ? [...answer.properties.keys()].filter((key) => key !== idField && !sent.has(nameWords(key).join('_'))) : [];
+}
+
+/** The fields a hint (`x-stub-server-set`) says the server sets, each with where: made by it even where the client's body may send it. */
+function hintedServerSet(views: readonly ObjectView[], idField: string, hints: StubHints): Record<string, string> {
+  const serverSet: Record<string, string> = {};
+  for (const view of views) {
+    for (const [key, property] of view.properties) if (key !== idField && !(key in serverSet) && hints.isSet(property, 'x-stub-server-set')) serverSet[key] = `x-stub-server-set at ${hints.pointer(property, 'x-stub-server-set')}`;
+  }
+  return serverSet;
 }
 
 /**
