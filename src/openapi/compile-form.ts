@@ -36,6 +36,21 @@ interface FieldPlan {
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
 
 export function compileForm(spec: LoadedDocument, compiler: SchemaCompiler, kind: FormKind, media: Schema, schemaPointer: string): FormPlan {
+  const fields = fieldPlans(spec, media);
+  const validate = compiler.compileSchema(compiler.refTo(schemaPointer), '', true);
+  if (kind !== 'urlencoded') return { kind, read: (_body, parts) => readMultipart(fields, parts), validate };
+  // A violation inside a field sent in brackets names it as the client wrote it: `/metadata[order_id]`.
+  const sentBracketed = new WeakMap<object, ReadonlySet<string>>();
+  const validateForm: Validator = (value, rawNumbers) => {
+    const violations = validate(value, rawNumbers);
+    const sent = typeof value === 'object' && value !== null ? sentBracketed.get(value) : undefined;
+    return sent ? violations.map((violation) => bracketedPointer(violation, sent)) : violations;
+  };
+  return { kind, read: (body) => readUrlencoded(fields, utf8Text(body), sentBracketed), validate: validateForm };
+}
+
+/** How each property of the form's schema is read: as a list, as JSON (`encoding.<name>.contentType`, or an object), packed, with reserved characters allowed. */
+function fieldPlans(spec: LoadedDocument, media: Schema): Map<string, FieldPlan> {
   const view = objectView(spec, media.schema);
   const encoding = isSchema(media.encoding) ? media.encoding : {};
   const fields = new Map<string, FieldPlan>();
@@ -51,63 +66,73 @@ export function compileForm(spec: LoadedDocument, compiler: SchemaCompiler, kind
       allowReserved: rule.allowReserved !== false,
     });
   }
-  const validate = compiler.compileSchema(compiler.refTo(schemaPointer), '', true);
-  const read = (body: Uint8Array, parts: readonly FormPart[]) => {
-    const values = new Map<string, string[]>();
-    const violations: string[] = [];
-    const add = (name: string, value: string) => {
-      const list = values.get(name);
-      if (list) list.push(value);
-      else values.set(name, [value]);
-    };
-    let nested: Record<string, unknown> | null = null;
-    if (kind === 'urlencoded') {
-      const text = utf8Text(body);
-      for (const [name, value] of new URLSearchParams(text)) {
-        // `metadata[order_id]=42`, `address[line1]=…`, `expand[0]=…`: read into objects and arrays below.
-        if (BRACKETED.test(name)) nested = {};
-        else add(name, value);
-      }
-      if (nested) nested = bracketedFields(text);
-      for (const [name, raw] of rawPairs(text)) {
-        if (fields.get(name)?.allowReserved === false && RESERVED.test(raw)) {
-          violations.push(`/${escapePointerToken(name)}: reserved characters must be percent-encoded (allowReserved is false)`);
-        }
-      }
-    } else {
-      for (const part of parts) add(part.name, part.value);
+  return fields;
+}
+
+/** A multipart body's parts as the object its schema describes. */
+function readMultipart(fields: ReadonlyMap<string, FieldPlan>, parts: readonly FormPart[]): { value: Record<string, unknown>; violations: string[] } {
+  const values = new Map<string, string[]>();
+  for (const part of parts) addValue(values, part.name, part.value);
+  const violations: string[] = [];
+  return { value: fieldValues(values, fields, violations), violations };
+}
+
+/**
+ * A urlencoded body as the object its schema describes: its plain fields, then those sent in
+ * brackets read into objects and arrays (noted in `sentBracketed` for the violations' pointers).
+ * Reserved characters sent raw where `allowReserved` is false are violations.
+ */
+function readUrlencoded(fields: ReadonlyMap<string, FieldPlan>, text: string, sentBracketed: WeakMap<object, ReadonlySet<string>>): { value: Record<string, unknown>; violations: string[] } {
+  const values = new Map<string, string[]>();
+  let bracketed = false;
+  for (const [name, value] of new URLSearchParams(text)) {
+    // `metadata[order_id]=42`, `address[line1]=…`, `expand[0]=…`: read into objects and arrays below.
+    if (BRACKETED.test(name)) bracketed = true;
+    else addValue(values, name, value);
+  }
+  const violations: string[] = [];
+  for (const [name, raw] of rawPairs(text)) {
+    if (fields.get(name)?.allowReserved === false && RESERVED.test(raw)) {
+      violations.push(`/${escapePointerToken(name)}: reserved characters must be percent-encoded (allowReserved is false)`);
     }
-    const value: Record<string, unknown> = {};
-    for (const [name, list] of values) {
-      const field = fields.get(name);
-      if (field?.list) value[name] = field.packed && list.length === 1 ? list[0].split(',') : list;
-      else if (field?.json && list.length === 1) {
-        try {
-          value[name] = JSON.parse(list[0]);
-        } catch {
-          violations.push(`/${escapePointerToken(name)}: must be JSON text`);
-        }
-      } else value[name] = list.length === 1 ? list[0] : list; // a repeated single value stays a list: the validator says so
-    }
-    if (nested) {
-      const sent = new Set<string>();
-      for (const [name, inner] of Object.entries(nested)) {
-        if (values.has(name)) continue;
-        value[name] = inner;
-        sent.add(name);
+  }
+  const value = fieldValues(values, fields, violations);
+  if (bracketed) sentBracketed.set(value, addBracketed(value, values, bracketedFields(text)));
+  return { value, violations };
+}
+
+function addValue(values: Map<string, string[]>, name: string, value: string): void {
+  const list = values.get(name);
+  if (list) list.push(value);
+  else values.set(name, [value]);
+}
+
+/** Each field's texts as its plan reads them: a list, parsed JSON (a violation when it is not), or the text. */
+function fieldValues(values: ReadonlyMap<string, string[]>, fields: ReadonlyMap<string, FieldPlan>, violations: string[]): Record<string, unknown> {
+  const value: Record<string, unknown> = {};
+  for (const [name, list] of values) {
+    const field = fields.get(name);
+    if (field?.list) value[name] = field.packed && list.length === 1 ? list[0].split(',') : list;
+    else if (field?.json && list.length === 1) {
+      try {
+        value[name] = JSON.parse(list[0]);
+      } catch {
+        violations.push(`/${escapePointerToken(name)}: must be JSON text`);
       }
-      sentBracketed.set(value, sent);
-    }
-    return { value, violations };
-  };
-  // A violation inside a field sent in brackets names it as the client wrote it: `/metadata[order_id]`.
-  const sentBracketed = new WeakMap<object, ReadonlySet<string>>();
-  const validateForm: Validator = (value, rawNumbers) => {
-    const violations = validate(value, rawNumbers);
-    const sent = typeof value === 'object' && value !== null ? sentBracketed.get(value) : undefined;
-    return sent ? violations.map((violation) => bracketedPointer(violation, sent)) : violations;
-  };
-  return { kind, read, validate: kind === 'urlencoded' ? validateForm : validate };
+    } else value[name] = list.length === 1 ? list[0] : list; // a repeated single value stays a list: the validator says so
+  }
+  return value;
+}
+
+/** The bracketed fields added to `value`, except where a plain field of the same name was sent; returns the names added. */
+function addBracketed(value: Record<string, unknown>, values: ReadonlyMap<string, string[]>, nested: Record<string, unknown>): ReadonlySet<string> {
+  const sent = new Set<string>();
+  for (const [name, inner] of Object.entries(nested)) {
+    if (values.has(name)) continue;
+    value[name] = inner;
+    sent.add(name);
+  }
+  return sent;
 }
 
 /** A field name in the bracket form Stripe's and Rails' clients send (`a[b]`, `a[b][c]`, `a[0]`, `a[]`). */
