@@ -55,70 +55,85 @@ const INTEGER_RANGES: Record<string, [bigint, bigint]> = {
  * thread); `wording`: how violations read (the compat policy's, see config/compat-policy.ts).
  */
 export function createSchemaCompiler(spec: LoadedDocument, warn: Warn, madeCopy?: object, wording: 'stub' | 'ajv' = 'stub'): SchemaCompiler {
-  const describe = wording === 'ajv' ? ajvWording : describeViolation;
   const copy = madeCopy ?? validationCopy(spec.document, spec.version, spec.file, warn);
   const strict = createAjv(spec, copy, false);
   // Parameters arrive as text; a second instance coerces them to their schema's types. Built only
   // for documents that have parameters or response headers, since each instance costs start-up time.
   let coercing: Ajv | null = null;
-  // Documents repeat themselves (the same $ref, the same inline schema in many operations); each
-  // distinct schema is compiled once, so start-up grows with distinct schemas, not operations.
-  const compiled = new Map<string, AnyValidate>();
-  const canonical = new Map<string, string>();
-  const once = (key: string, build: () => AnyValidate) => {
-    let validate = compiled.get(key);
-    if (!validate) compiled.set(key, (validate = build()));
-    return validate;
-  };
-  /** The first pointer holding the same schema as `pointer`, after following bare `$ref`s. */
-  const canonicalPointer = (pointer: string): string => {
-    const target = followBareRefs(spec, pointer);
-    const key = target.pointer.startsWith('/components/') ? target.pointer : JSON.stringify(target.schema);
-    let first = canonical.get(key);
-    if (first === undefined) canonical.set(key, (first = target.pointer));
-    return first;
-  };
-
-  // Validators are compiled on first use: GitHub's document (1,223 operations) took over 5 s of
-  // Ajv compiling before its first answer when everything was compiled at start, and 300 MiB more
-  // memory; a stub usually serves a few of its operations. One schema costs milliseconds.
-  const pending = new Set<() => void>();
-  const lazy = (key: () => string, build: () => AnyValidate, prefix: string, pointer: string): Validator => {
-    let validate: AnyValidate | null = null;
-    const compileOnce = (): AnyValidate => {
-      pending.delete(compileOnce);
-      try {
-        return (validate ??= once(key(), build));
-      } catch (error) {
-        // Found on first use now, so it cannot stop the start: like the document's other flaws, a
-        // schema Ajv refuses is a warning, and what it describes is not checked.
-        warn({ file: spec.file, pointer, kind: 'schema that cannot be compiled', reason: `Ajv cannot compile this schema (${String((error as Error).message).split('\n')[0]}); it is not enforced` });
-        return (validate = acceptAnything);
-      }
-    };
-    pending.add(compileOnce);
-    return (value, rawNumbers = NO_RAW_NUMBERS) => {
-      const run = validate ?? compileOnce();
-      if (run.call({ rawNumbers }, value)) return [];
-      return capped(unique((run.errors ?? []).map((error) => describe(error, prefix))));
-    };
-  };
+  const schemas: DocumentSchemas = { spec, warn, describe: wording === 'ajv' ? ajvWording : describeViolation, compiled: new Map(), canonical: new Map(), pending: new Set() };
   return {
     compile: (pointer, prefix = '') => {
       let target = '';
-      return lazy(() => `ref:${(target = canonicalPointer(pointer))}`, () => strict.compile(refTo(target)), prefix, pointer);
+      return lazyValidator(schemas, () => `ref:${(target = canonicalPointer(schemas, pointer))}`, () => strict.compile(refTo(target)), prefix, pointer);
     },
     compileSchema: (schema, prefix = '', coerce = false) => {
       const ajv = () => (coerce ? (coercing ??= createAjv(spec, copy, true)) : strict);
-      return lazy(() => `${coerce ? 'coerce' : 'strict'}:${JSON.stringify(schema)}`, () => ajv().compile(schema), prefix, firstRefPointer(schema));
+      return lazyValidator(schemas, () => `${coerce ? 'coerce' : 'strict'}:${JSON.stringify(schema)}`, () => ajv().compile(schema), prefix, firstRefPointer(schema));
     },
-    refTo: (pointer) => refTo(canonicalPointer(pointer)),
+    refTo: (pointer) => refTo(canonicalPointer(schemas, pointer)),
     compilePending: function* () {
-      for (const compileOne of [...pending]) {
+      for (const compileOne of [...schemas.pending]) {
         compileOne();
         yield;
       }
     },
+  };
+}
+
+/** What the validators of one document share. */
+interface DocumentSchemas {
+  spec: LoadedDocument;
+  warn: Warn;
+  /** How a violation reads (the compat policy's wording). */
+  describe: (error: ErrorObject, prefix: string) => string;
+  /**
+   * Documents repeat themselves (the same $ref, the same inline schema in many operations); each
+   * distinct schema is compiled once, so start-up grows with distinct schemas, not operations.
+   */
+  compiled: Map<string, AnyValidate>;
+  /** A schema (its pointer under /components/, else its JSON) -> the first pointer found holding it. */
+  canonical: Map<string, string>;
+  /** The validators handed out and not yet compiled, each its own compiling. */
+  pending: Set<() => void>;
+}
+
+/** The first pointer holding the same schema as `pointer`, after following bare `$ref`s. */
+function canonicalPointer({ spec, canonical }: DocumentSchemas, pointer: string): string {
+  const target = followBareRefs(spec, pointer);
+  const key = target.pointer.startsWith('/components/') ? target.pointer : JSON.stringify(target.schema);
+  let first = canonical.get(key);
+  if (first === undefined) canonical.set(key, (first = target.pointer));
+  return first;
+}
+
+/**
+ * A validator compiled on first use (or by compilePending): GitHub's document (1,223 operations)
+ * took over 5 s of Ajv compiling before its first answer when everything was compiled at start, and
+ * 300 MiB more memory; a stub usually serves a few of its operations. One schema costs milliseconds.
+ */
+function lazyValidator(schemas: DocumentSchemas, key: () => string, build: () => AnyValidate, prefix: string, pointer: string): Validator {
+  const { spec, warn, describe, compiled, pending } = schemas;
+  let validate: AnyValidate | null = null;
+  const compileOnce = (): AnyValidate => {
+    pending.delete(compileOnce);
+    try {
+      if (validate !== null) return validate;
+      const distinct = key();
+      validate = compiled.get(distinct) ?? null;
+      if (validate === null) compiled.set(distinct, (validate = build()));
+      return validate;
+    } catch (error) {
+      // Found on first use now, so it cannot stop the start: like the document's other flaws, a
+      // schema Ajv refuses is a warning, and what it describes is not checked.
+      warn({ file: spec.file, pointer, kind: 'schema that cannot be compiled', reason: `Ajv cannot compile this schema (${String((error as Error).message).split('\n')[0]}); it is not enforced` });
+      return (validate = acceptAnything);
+    }
+  };
+  pending.add(compileOnce);
+  return (value, rawNumbers = NO_RAW_NUMBERS) => {
+    const run = validate ?? compileOnce();
+    if (run.call({ rawNumbers }, value)) return [];
+    return capped(unique((run.errors ?? []).map((error) => describe(error, prefix))));
   };
 }
 
