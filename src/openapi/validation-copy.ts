@@ -37,49 +37,80 @@ function pointerOf(path: Path): string {
 }
 
 export function validationCopy(document: object, version: OpenApiVersion, file: string, report: Warn): object {
-  const warn = (path: Path, kind: string, reason: string) => report({ file, pointer: pointerOf(path), kind, reason });
-  const linearTime = new Map<string, boolean>();
-  const relativeUris = new RelativeUris();
+  const copier = new ValidationCopier(document, version, (path, kind, reason) => report({ file, pointer: pointerOf(path), kind, reason }));
+  const copied = copier.copyNode(document, null) as object;
+  copier.relativeUris.apply((pointer, name) => report({
+    file, pointer: `${pointer}/format`, kind: 'relative uri examples',
+    reason: `\`format: uri\`, but the document's examples give \`${name}\` a path relative to the API's host; read as \`uri-reference\``,
+  }));
+  return copied;
+}
 
-  const copyNode = (node: unknown, path: Path): unknown => {
-    if (Array.isArray(node)) return node.map((item, i) => copyNode(item, { parent: path, key: String(i) }));
+/** One walk over the document making Ajv's copy: each object's keys copied, then what Ajv would refuse read as its author meant. */
+class ValidationCopier {
+  /** Each pattern of the document: whether RE2 runs it (in linear time). */
+  private readonly linearTime = new Map<string, boolean>();
+  /** `format: uri` properties whose examples are relative, read as `uri-reference` once the walk has seen them all. */
+  readonly relativeUris = new RelativeUris();
+
+  constructor(
+    private readonly document: object,
+    private readonly version: OpenApiVersion,
+    private readonly warn: (path: Path, kind: string, reason: string) => void,
+  ) {}
+
+  copyNode(node: unknown, path: Path): unknown {
+    if (Array.isArray(node)) return node.map((item, i) => this.copyNode(item, { parent: path, key: String(i) }));
     if (!isObject(node)) return node;
+    return this.asMeant(node, this.copyKeys(node, path), path);
+  }
+
+  /** An object's keys as Ajv reads them: data copied as it is, examples and extensions left out, what Ajv cannot enforce left out with a warning. */
+  private copyKeys(node: Record<string, unknown>, path: Path): Record<string, unknown> {
     const copy: Record<string, unknown> = {};
     for (const key in node) {
       const value = node[key];
-      if (LEFT_OUT.has(key)) relativeUris.readExamples(value);
+      if (LEFT_OUT.has(key)) this.relativeUris.readExamples(value);
       if (LEFT_OUT.has(key) || key.startsWith('x-')) continue;
       const at = { parent: path, key };
-      if (key === 'in' && value === 'querystring') warn(path, 'OpenAPI 3.2 feature not served', 'a `querystring` parameter (the whole query as one value) is not validated');
+      if (key === 'in' && value === 'querystring') this.warn(path, 'OpenAPI 3.2 feature not served', 'a `querystring` parameter (the whole query as one value) is not validated');
       if (VERBATIM.has(key)) {
         if (key === 'enum' && Array.isArray(value) && value.length === 0) {
-          warn(at, 'empty enum', 'an empty `enum` would refuse every value; it is ignored');
+          this.warn(at, 'empty enum', 'an empty `enum` would refuse every value; it is ignored');
           continue;
         }
         copy[key] = value;
       } else if (key === 'uniqueItems') {
         // Ajv's own check is quadratic on arrays of objects; ours is linear (unique-items-keyword.ts).
         if (value === true) copy[UNIQUE_ITEMS] = true;
-      } else if (key === 'pattern' && typeof value === 'string' && !memo(linearTime, value, linearTimePattern)) {
-        warn(at, 'unsupported pattern', `the pattern ${JSON.stringify(value)} needs backtracking (lookaround or backreferences) or is not valid; it is not enforced`);
+      } else if (key === 'pattern' && typeof value === 'string' && !memo(this.linearTime, value, linearTimePattern)) {
+        this.warn(at, 'unsupported pattern', `the pattern ${JSON.stringify(value)} needs backtracking (lookaround or backreferences) or is not valid; it is not enforced`);
       } else if (NAME_MAPS.has(key) && isObject(value)) {
         const names: Record<string, unknown> = {};
-        for (const name in value) names[name] = copyNode(value[name], { parent: at, key: name });
+        for (const name in value) names[name] = this.copyNode(value[name], { parent: at, key: name });
         copy[key] = names;
       } else {
-        copy[key] = typeof value === 'object' && value !== null ? copyNode(value, at) : value;
+        copy[key] = typeof value === 'object' && value !== null ? this.copyNode(value, at) : value;
       }
     }
+    return copy;
+  }
+
+  /**
+   * The copy of `node` with its integers marked for the exact-integer keyword, and the constructs
+   * real documents carry that Ajv refuses or reads otherwise turned into what they mean.
+   */
+  private asMeant(node: Record<string, unknown>, copy: Record<string, unknown>, path: Path): unknown {
     const integer = integerKind(node);
     if (integer) copy[EXACT_INTEGER] = integer;
-    if (copy.format === 'uri' && path?.parent?.key === 'properties') relativeUris.noteProperty(path.key, copy, pointerOf(path));
+    if (copy.format === 'uri' && path?.parent?.key === 'properties') this.relativeUris.noteProperty(path.key, copy, pointerOf(path));
     // `allOf: [X, {nullable: true}]` says the same as a `nullable` beside the allOf.
-    if (version === '3.0' && Array.isArray(node.allOf) && node.allOf.some(isBareNullable) && Array.isArray(copy.allOf)) {
+    if (this.version === '3.0' && Array.isArray(node.allOf) && node.allOf.some(isBareNullable) && Array.isArray(copy.allOf)) {
       copy.allOf = copy.allOf.filter((_member, i) => !isBareNullable((node.allOf as unknown[])[i]));
       if (copy.type === undefined) copy.nullable = true;
     }
-    if (Array.isArray(node.oneOf) && Array.isArray(copy.oneOf)) copy.oneOf = taggedBranches(document, node, copy.oneOf);
-    if (node.additionalProperties === false && Array.isArray(node.allOf)) allowBranchProperties(document, node, copy, (names) => warn(
+    if (Array.isArray(node.oneOf) && Array.isArray(copy.oneOf)) copy.oneOf = taggedBranches(this.document, node, copy.oneOf);
+    if (node.additionalProperties === false && Array.isArray(node.allOf)) allowBranchProperties(this.document, node, copy, (names) => this.warn(
       { parent: path, key: 'additionalProperties' }, 'additionalProperties: false beside allOf',
       `\`additionalProperties: false\` beside an \`allOf\` whose branches declare ${names.map((name) => `\`${name}\``).join(', ')}: as written no object with them is valid; they are allowed, as \`unevaluatedProperties: false\` would say`,
     ));
@@ -87,19 +118,13 @@ export function validationCopy(document: object, version: OpenApiVersion, file: 
     if (copy.nullable === false && copy.type === undefined) delete copy.nullable;
     // OpenAPI 3.0's `nullable` only widens an explicit `type`; documents also write it beside
     // allOf/oneOf/$ref to mean "or null", which is how it is read here (Ajv refuses it as is).
-    if (version === '3.0' && copy.nullable === true && copy.type === undefined) {
+    if (this.version === '3.0' && copy.nullable === true && copy.type === undefined) {
       delete copy.nullable;
-      warn({ parent: path, key: 'nullable' }, 'nullable without type', '`nullable: true` without `type` is read as "this schema, or null"');
+      this.warn({ parent: path, key: 'nullable' }, 'nullable without type', '`nullable: true` without `type` is read as "this schema, or null"');
       return { anyOf: [{ type: 'null' }, copy] };
     }
     return copy;
-  };
-  const copied = copyNode(document, null) as object;
-  relativeUris.apply((pointer, name) => report({
-    file, pointer: `${pointer}/format`, kind: 'relative uri examples',
-    reason: `\`format: uri\`, but the document's examples give \`${name}\` a path relative to the API's host; read as \`uri-reference\``,
-  }));
-  return copied;
+  }
 }
 
 /**
