@@ -7,11 +7,14 @@ import { refusalResponse } from '../engine/refusal.js';
 import { routeRefusals } from '../engine/refusals.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import type { PlainRequest } from '../common/plain-http.js';
-import { resolveFetchOptions, type FetchHandlerOptions } from './fetch-options.js';
+import { resolveFetchOptions, type FetchHandlerOptions, type ResolvedFetchOptions } from './fetch-options.js';
 import { locate, toPlainRequest } from './fetch-request.js';
 import { never, sendsEvents, toResponse, waitFor } from './fetch-response.js';
-import { InMemoryStub } from './in-memory-stub.js';
+import { loadValues } from './load-values.js';
 import { recordsControl, type SessionControl } from '../stub/stub-control.js';
+import { StubCore } from '../stub/stub-core.js';
+import { ServedState } from '../stub/served-state.js';
+import { inMemoryStore } from '../stub/state-access.js';
 import type { AddedScenario } from '../stub/added-scenarios.js';
 
 export interface FetchHandler {
@@ -48,7 +51,7 @@ export interface FetchHandler {
  */
 export async function createFetchHandler(options: FetchHandlerOptions): Promise<FetchHandler> {
   const resolved = resolveFetchOptions(options);
-  const stub = await InMemoryStub.open(resolved);
+  const stub = await inMemoryStub(resolved);
   const handler = async (request: Request): Promise<Response | undefined> => {
     const started = performance.now();
     // 1. Read: the path under the base URL (from the URL alone: a request let through keeps its
@@ -58,7 +61,7 @@ export async function createFetchHandler(options: FetchHandlerOptions): Promise<
     const plainRequest = target && (await toPlainRequest(request, target, resolved.maxBodyBytes, resolved.base.path));
     // 2. Answer: the engine's pipeline (or the stub's 404 for a URL outside the base URL).
     const seen = plainRequest ?? outside(request);
-    const response = plainRequest ? stub.handle(plainRequest) : refusalResponse(routeRefusals.noOperation(request.method, request.url), null);
+    const response = plainRequest ? await stub.handle(plainRequest) : refusalResponse(routeRefusals.noOperation(request.method, request.url), null);
     // 3. Deliver: after its delay, or never (the timeout fault); recorded once, as the server does.
     const done = (delivered: EngineResponse) => stub.recorder.answered(seen, delivered, performance.now() - started);
     try {
@@ -78,13 +81,24 @@ export async function createFetchHandler(options: FetchHandlerOptions): Promise<
     try {
       answer = toResponse(response, request.method, ended);
     } catch (error) {
-      delivered = stub.internalError(seen, error);
+      delivered = stub.failed(seen, error);
       answer = toResponse(delivered, request.method);
     }
     if (delivered !== response || !sendsEvents(response, request.method)) done(delivered);
     return answer;
   };
-  return Object.assign(handler, { url: resolved.baseUrl, ...recordsControl(stub.recorder, stub.version) });
+  return Object.assign(handler, { url: resolved.baseUrl, ...recordsControl(stub.recorder, stub.version, stub.stateResets) });
+}
+
+/**
+ * The core the server's stub is built on (stub-core.ts), assembled from values: no files, no
+ * reloads, stateful mode's shared store in memory, a bug's stack reported through `log`.
+ */
+async function inMemoryStub(options: ResolvedFetchOptions): Promise<StubCore> {
+  const served = new ServedState(await loadValues(options), options.warn);
+  const stub = new StubCore(served, { journalLimit: options.journalLimit, log: options.log, logFormat: 'text' }, options.warn, options.warn);
+  if (options.stateful) await stub.openState({ maxBytes: options.maxStateBytes, seedItems: options.seedItems }, inMemoryStore(options.maxStateBytes));
+  return stub;
 }
 
 /** A request outside the base URL, journaled as it came. */

@@ -16,13 +16,13 @@ import { parseExactJson, stringifyExact } from '../common/exact-json.js';
 import type { ServedVersion } from './served-version.js';
 import { metricsText, type Metrics } from '../record/metrics.js';
 import type { Recorder, JournalWatcher } from './recorder.js';
-import type { ItemsPage, StateAccess } from './state-access.js';
+import type { StateAccess } from './state-access.js';
+import { StoredItems, type ItemsPage } from './stored-items.js';
 import type { Resource } from '../openapi/compile-resources.js';
 import { resourceNames, resourcesReport } from './resources-report.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 
 export type { ScenarioListing } from './scenario-listing.js';
-
 
 /** A state document is read up to this size at least (what PUT /__admin/state always took). */
 const SMALLEST_STATE_DOCUMENT = 16 * 1024 * 1024;
@@ -193,6 +193,9 @@ export class StubAdmin {
     await this.parts.state()?.resetAll();
   }
 
+  /** Stateful mode's shared store as the admin API reads and changes it; null when it is off. */
+  private items = (state = this.parts.state()): StoredItems | null => state && new StoredItems(state);
+
   /** True in stateful mode. */
   get stateful(): boolean {
     return this.parts.state() !== null;
@@ -200,7 +203,7 @@ export class StubAdmin {
 
   /** The stored resources as JSON (GET /__admin/state); null when stateful mode is off. */
   async stateJson(): Promise<string | null> {
-    return this.parts.state()?.json() ?? null;
+    return this.items()?.json() ?? null;
   }
 
   /** What stateful mode made of the document (GET /__admin/resources); null when it is off. */
@@ -211,16 +214,16 @@ export class StubAdmin {
 
   /** The largest state document PUT /__admin/state reads: one holding as many items as --max-state keeps. */
   stateDocumentLimit(): number {
-    return this.parts.state()?.documentLimit() ?? SMALLEST_STATE_DOCUMENT;
+    return this.items()?.documentLimit() ?? SMALLEST_STATE_DOCUMENT;
   }
 
   /** Replaces the stored resources with a state document; its violations when it is not one. */
   async replaceState(text: string): Promise<string[]> {
-    return this.parts.state()!.replace(text);
+    return this.items()!.replace(text);
   }
 
   async clearState(): Promise<void> {
-    await this.parts.state()?.clear();
+    await this.items()?.clear();
   }
 
   /** The resource GET /__admin/resources names `name`; null when there is none (or stateful mode is off). */
@@ -237,20 +240,20 @@ export class StubAdmin {
 
   /** One resource's stored items, newest first (GET /__admin/resources/{name}/items). */
   async itemsPage(resource: Resource, offset: number, limit: number): Promise<ItemsPage> {
-    return this.parts.state()!.page(resource, offset, limit);
+    return this.items()!.page(resource, offset, limit);
   }
 
   /** Stores an item as sent, checked against the document; its violations when it does not fit. */
   async putItem(resource: Resource, id: string, text: string): Promise<string[]> {
-    return this.parts.state()!.putItem(resource, id, text);
+    return this.items()!.putItem(resource, id, text);
   }
 
   async deleteItem(resource: Resource, id: string): Promise<boolean> {
-    return this.parts.state()!.deleteItem(resource, id);
+    return this.items()!.deleteItem(resource, id);
   }
 
   async resetResource(resource: Resource): Promise<void> {
-    await this.parts.state()!.reset(resource);
+    await this.items()!.reset(resource);
   }
 
   hasWebhook(name: string): boolean {

@@ -1,5 +1,5 @@
 // What the pipeline reads (EngineState), made the same way by every host: the server's loading
-// (load-state.ts, at start and on each reload) and the fetch handler's (fetch/in-memory-stub.ts).
+// (load-state.ts, at start and on each reload) and the fetch handler's (fetch/load-values.ts).
 // Each host reads its document and fixtures its own way (files, or values); from there on,
 // what the engine is given comes from here, so an option one host honours the other does too.
 import type { ResolvedEngineOptions } from '../config/engine-options.js';

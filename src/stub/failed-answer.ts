@@ -12,6 +12,9 @@ import { StoreUnavailable } from './store-unavailable.js';
 /** Where a bug's stack goes: the server's stderr; the fetch handler passes its `log`. */
 export type ReportBug = (line: string) => void;
 
+/** The one catch's answer to a request whose answering threw, routed to `operation` when known (stub-core.ts). */
+export type FailedAnswer = (request: PlainRequest, error: unknown, operation: CompiledOperation | null) => EngineResponse;
+
 const toStderr: ReportBug = (line) => void process.stderr.write(`${line}\n`);
 
 /**

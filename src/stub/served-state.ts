@@ -1,6 +1,6 @@
 // What the pipeline reads now (EngineState) and the sticky scenario chosen on it: the part every
-// stub shares, the server's (served-version.ts adds files and reloads) and the fetch handler's
-// in-memory one. A change of scenario or version replaces the state whole, so a request being
+// stub shares (stub-core.ts), the server's (served-version.ts adds files and reloads) and the
+// fetch handler's. A change of scenario or version replaces the state whole, so a request being
 // answered keeps reading the state it started with.
 import type { EngineState } from '../engine/pipeline.js';
 import { DEFAULT_SESSION, Sessions } from '../engine/sessions.js';
@@ -8,7 +8,7 @@ import { addScenario, removeScenario } from './added-scenarios.js';
 
 export class ServedState {
   constructor(
-    private state: EngineState,
+    protected state: EngineState,
     protected readonly warn: (line: string) => void,
   ) {}
 
@@ -64,23 +64,5 @@ export class ServedState {
   resetScripts(session?: string): void {
     this.sessions.clear(session);
     if (session === undefined || session === DEFAULT_SESSION) this.clearScenario();
-  }
-
-  /**
-   * Serves `loaded` from now on. The sticky scenario is decided now, against the state as it is:
-   * a PUT or DELETE of /__admin/scenario made while the files were loading is kept.
-   */
-  protected serve(loaded: EngineState): void {
-    // What scripted answers remember (sequence positions, added answers) outlives a reload.
-    this.state = { ...loaded, sticky: this.keptSticky(loaded), sessions: this.state.sessions ?? loaded.sessions };
-  }
-
-  private keptSticky(loaded: EngineState): string | null {
-    const sticky = this.state.sticky;
-    if (sticky === null) return null;
-    if ([...loaded.scenarios.values()].some((scenarios) => scenarios.has(sticky))) return sticky;
-    // A client relying on the sticky scenario suddenly gets the default answer: say why.
-    this.warn(`warning: the sticky scenario "${sticky}" is no longer in the fixtures; it was cleared`);
-    return null;
   }
 }

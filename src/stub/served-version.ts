@@ -103,6 +103,24 @@ export class ServedVersion extends ServedState {
     return `${documents.join(', ')} and ${this.fixtureFolders().join(', ')}`;
   }
 
+  /**
+   * Serves `loaded` from now on. The sticky scenario is decided now, against the state as it is:
+   * a PUT or DELETE of /__admin/scenario made while the files were loading is kept.
+   */
+  private serve(loaded: EngineState): void {
+    // What scripted answers remember (sequence positions, added answers) outlives a reload.
+    this.state = { ...loaded, sticky: this.keptSticky(loaded), sessions: this.state.sessions ?? loaded.sessions };
+  }
+
+  private keptSticky(loaded: EngineState): string | null {
+    const sticky = this.state.sticky;
+    if (sticky === null) return null;
+    if ([...loaded.scenarios.values()].some((scenarios) => scenarios.has(sticky))) return sticky;
+    // A client relying on the sticky scenario suddenly gets the default answer: say why.
+    this.warn(`warning: the sticky scenario "${sticky}" is no longer in the fixtures; it was cleared`);
+    return null;
+  }
+
   close(): void {
     this.reloadAbort?.abort();
     this.fileWatch?.close();

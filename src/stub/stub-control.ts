@@ -9,6 +9,7 @@ import type { ServedSummary, Stub } from './stub.js';
 import type { Recorder } from './recorder.js';
 import type { ServedState } from './served-state.js';
 import type { AddedScenario } from './added-scenarios.js';
+import type { StateResets } from './stub-core.js';
 
 export interface StubControl {
   /** Journal entries, oldest first. */
@@ -56,14 +57,6 @@ export interface SessionControl {
 /** What every stub hands out, the server's and the fetch handler's in-memory one: its records and the scripted answers. */
 export type RecordsControl = Pick<StubControl, 'requests' | 'reset' | 'coverage' | 'useScenario' | 'clearScenario' | 'use' | 'removeScenario' | 'session'>;
 
-/** What stateful mode's store does at a reset, where there is one. */
-export interface StateResets {
-  /** Puts the store back to its seeded start (sessions' own stores included). */
-  all(): Promise<void>;
-  /** Forgets a session's own store, or every session's. */
-  sessions(session?: string): void;
-}
-
 export function recordsControl(recorder: Recorder, version: ServedState, state?: StateResets): RecordsControl {
   return {
     requests: (filter) => recorder.requests(filter),
@@ -103,7 +96,7 @@ function sessionControl(recorder: Recorder, version: ServedState, name: string, 
 
 export function controlOf(stub: Stub): StubControl {
   return {
-    ...recordsControl(stub.recorder, stub.version, { all: () => stub.resetState(), sessions: (session) => stub.forgetSessionState(session) }),
+    ...recordsControl(stub.recorder, stub.version, stub.core.stateResets),
     drift: () => stub.admin.drift(),
     warnings: () => stub.admin.warnings(),
     served: () => stub.served(),

@@ -1,14 +1,14 @@
-// The application around the engine, apart from any transport, put together from its parts: the
-// served version of spec and fixtures (served-version.ts, reloading included), stateful mode's
-// store (state-access.ts), recording after each answer (recorder.ts), the admin API's façade
-// (admin-facade.ts) and, for --workers or --state-store, the whole server the process belongs to.
+// The server's stub: the core every host assembles (stub-core.ts: what is served, the recorder,
+// stateful mode's access, `handle` with the one catch) with Node's providers around it: the
+// version served from files and reloaded (served-version.ts), the shared store kept in a
+// --state-file, across --workers or in Redis (server-state-store.ts, whole-server.ts), webhooks
+// and callbacks sent, the metrics, --proxy and the admin API's façade (admin-facade.ts).
 import { hostname } from 'node:os';
 import { resourcesSummary } from './resources-report.js';
 import { DEFAULTS, type ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import type { JournalEntry, JournalFilter } from '../record/journal.js';
 import { journalPart } from './cluster-journal.js';
-import { handleRequest } from '../engine/pipeline.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { stringifyExact } from '../common/exact-json.js';
@@ -18,8 +18,9 @@ import { ToPrimary, ToWorker, type ClusterLink, type Op } from './cluster-link.j
 import { ClusterWhole } from './cluster-whole.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 import { ServedVersion } from './served-version.js';
-import { StateAccess } from './state-access.js';
-import { Recorder } from './recorder.js';
+import { serverStateStore } from './server-state-store.js';
+import type { Recorder } from './recorder.js';
+import { StubCore } from './stub-core.js';
 import { Metrics, type MetricsJson } from '../record/metrics.js';
 import { StubAdmin } from './admin-facade.js';
 import { createProxy, type ProxySetup } from '../proxy/proxy-setup.js';
@@ -45,14 +46,15 @@ export interface ServedSummary {
 export type LoadingSpeaker = 'start and reloads' | 'reloads' | 'nothing';
 
 export class Stub {
+  /** What every host assembles: the served version, the recorder, stateful mode's access, `handle`. */
+  readonly core: StubCore<ServedVersion>;
   readonly recorder: Recorder;
+  readonly version: ServedVersion;
   /** Webhooks and callbacks on their way out, with their targets and last outcomes. */
   readonly outbound: Outbound;
   readonly admin: StubAdmin;
   /** GET /__admin/metrics: counted from the answered event, the deliveries and the reloads. */
   readonly metrics: Metrics;
-  /** Stateful mode's store; null when stateful mode is off. */
-  private state: StateAccess | null = null;
   /** What makes several processes one server (--workers, --state-store); null in a single process. */
   private whole: WholeServer | null = null;
   /** --proxy: the real API requests are forwarded to; null without it. */
@@ -60,9 +62,11 @@ export class Stub {
   /** Set once shutdown begins: GET /__admin/ready answers 503 from then on. */
   private shutdownBegun = false;
 
-  private constructor(readonly options: ResolvedOptions, readonly version: ServedVersion, warn: (line: string) => void) {
+  private constructor(readonly options: ResolvedOptions, version: ServedVersion, warn: (line: string) => void) {
+    this.core = new StubCore(version, options, warn);
+    this.version = version;
+    this.recorder = this.core.recorder;
     this.outbound = new Outbound(warn, { callbackHosts: options.callbackHosts, loopbackOnly: isLoopbackName(options.host) });
-    this.recorder = new Recorder(options, version, warn);
     // Webhooks and callbacks leave only once the answer is out: a receiver never delays the client.
     this.recorder.onAnswered(({ response }) => {
       if (response.deliveries && !response.fault && !response.abandoned) this.outbound.send(response.deliveries);
@@ -70,12 +74,12 @@ export class Stub {
     const metrics = (this.metrics = new Metrics({
       journalEntries: () => this.recorder.journalSize(),
       deliveryQueue: () => this.outbound.depth,
-      stored: async () => (await this.state?.sizes()) ?? [],
+      stored: async () => (await this.core.state?.sizes()) ?? [],
     }));
     this.recorder.onAnswered(({ response, durationMs }) => metrics.answered(response, durationMs));
     this.outbound.onOutcome((outcome) => metrics.delivered(outcome));
     version.onReloaded = (ok, durationMs) => metrics.reloaded(ok, durationMs);
-    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, metrics, state: () => this.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun, token: tryToken(options) });
+    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, metrics, state: () => this.core.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun, token: tryToken(options) });
     this.proxy = createProxy(options, () => version.current.compiled.secrets, warn);
   }
 
@@ -117,7 +121,7 @@ export class Stub {
       link.answerWith((op, arg) => stub.answerPrimary(op, arg));
       stub.shareLiveEntries(link);
     }
-    if (options.stateful) stub.state = await StateAccess.open(options, stub.version, stub.whole, warn);
+    if (options.stateful) await stub.core.openState({ maxBytes: options.maxStateBytes, seedItems: options.seedItems }, serverStateStore(options, stub.version, stub.whole, warn));
     const { webhooks } = stub.version.current.compiled;
     for (const [name, url] of Object.entries(options.webhooks)) {
       if (!webhooks.has(name)) throw new ConfigError('webhooks', `${name}: the document has no such webhook; known: ${[...webhooks.keys()].join(', ') || 'none'}`);
@@ -127,22 +131,9 @@ export class Stub {
     return stub;
   }
 
-  /**
-   * Runs the pipeline: everything it needs was loaded and compiled before the first request. In
-   * stateful mode the stored resources take part (state-access.ts).
-   */
+  /** Answers a request, never throwing (stub-core.ts). */
   handle(request: PlainRequest): EngineResponse | Promise<EngineResponse> {
-    return this.state === null ? handleRequest(this.version.current, request) : this.state.handle(request);
-  }
-
-  /** Puts stateful mode's store back to its seeded start; nothing when stateful mode is off. */
-  async resetState(): Promise<void> {
-    await this.state?.resetAll();
-  }
-
-  /** A session's own store, or every session's, forgotten: their next requests start from the seed. */
-  forgetSessionState(session?: string): void {
-    this.state?.forgetSessions(session);
+    return this.core.handle(request);
   }
 
   /** --proxy: whether the mock or the real API answers this request, and how it is forwarded. */
@@ -212,7 +203,7 @@ export class Stub {
   close(): void {
     this.version.close();
     this.recorder.endJournalWatchers();
-    this.state?.flush();
+    this.core.state?.flush();
     void this.whole?.close();
     this.outbound.close();
     this.proxy?.close();
