@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { resolveOptions, type StubOptions } from '../config/options.js';
+import { resolveOptions, type ResolvedOptions, type StubOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import { Stub, type LoadingSpeaker } from '../stub/stub.js';
 import { controlOf, type StubControl } from '../stub/stub-control.js';
@@ -68,24 +68,32 @@ export interface WorkerInternals {
  *   await stub.close();
  */
 export async function startStub(options: StubOptions = {}, internals: WorkerInternals = {}): Promise<RunningStub> {
+  // 1. The options checked, and the stub loaded: the document, fixtures, stateful mode's store.
   const resolved = resolveOptions(options);
   const stub = await Stub.create(resolved, internals.link ?? null, internals.speaks);
+  // 2. node:http in front: API paths straight to the engine adapter, /__admin to the Express app.
   const inFlight = new InFlight();
-  // Express serves only /__admin here, and loads on the first admin request. Loading it takes about
-  // 0.1 s of the main thread; done right after listening (as before), it delayed the API's first
-  // answer by that much. The first admin request waits for it; later ones are served synchronously
-  // like the API.
-  let adminLoaded: Promise<void> | null = null;
-  const loadAdmin = () => (adminLoaded ??= import('./express-app.js').then(
-    ({ buildApp }) => void (admin = buildApp(stub, resolved, inFlight)),
-    (error: unknown) => void (admin = (_req, res) => adminUnavailable(res, error)),
-  ));
-  let admin = (req: IncomingMessage, res: ServerResponse): void => void loadAdmin().then(() => admin(req, res));
+  const draining = { now: false };
+  const server = createApiServer(resolved, routeRequests(stub, resolved, inFlight, draining));
+  // 3. Listening, or a start refused in words for the port or host.
+  await listen(server, resolved, stub);
+  const { port } = server.address() as AddressInfo;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  // 4. What the caller holds: the stub's controls, where it listens, a graceful close.
+  const close = gracefulClose({ server, stub, inFlight, resolved, draining });
+  const control = controlOf(stub);
+  return { ...control, url: `http://${host}:${port}`, port, adminApi: resolved.adminApi, stub: control, server, close };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Each request to its handler: /__admin to the admin app (unless it is off), every other path to the engine adapter. */
+function routeRequests(stub: Stub, resolved: ResolvedOptions, inFlight: InFlight, draining: { now: boolean }): Handler {
+  const admin = adminOnFirstUse(stub, resolved, inFlight);
   const settings: ServeSettings = { maxBodyBytes: resolved.maxBodyBytes, cors: resolved.cors, inFlight };
-  /** From shutdown on: every answer closes its connection, so keep-alive clients reconnect elsewhere. */
-  let draining = false;
-  const dispatch = (req: IncomingMessage, res: ServerResponse) => {
-    if (draining) res.setHeader('connection', 'close');
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    // From shutdown on: every answer closes its connection, so keep-alive clients reconnect elsewhere.
+    if (draining.now) res.setHeader('connection', 'close');
     // Node keeps the first MAX_HEADER_LINES header lines and drops the rest without a word; a
     // request that reached the limit may have lost some (a late Content-Length), so it is refused.
     if (req.rawHeaders.length >= 2 * MAX_HEADER_LINES) return tooManyHeaders(res);
@@ -93,6 +101,26 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
     if (toOriginForm(req).startsWith('/__admin') && resolved.adminApi) admin(req, res);
     else serveRequest(stub, req, res, settings);
   };
+}
+
+/**
+ * The admin app, loaded on the first admin request. Express serves only /__admin here, and
+ * loading it takes about 0.1 s of the main thread: done at start it would delay the API's first
+ * answer by that much. The first admin request waits for it; later ones are served synchronously
+ * like the API.
+ */
+function adminOnFirstUse(stub: Stub, resolved: ResolvedOptions, inFlight: InFlight): Handler {
+  let loaded: Promise<void> | null = null;
+  const load = () => (loaded ??= import('./express-app.js').then(
+    ({ buildApp }) => void (admin = buildApp(stub, resolved, inFlight)),
+    (error: unknown) => void (admin = (_req, res) => adminUnavailable(res, error)),
+  ));
+  let admin: Handler = (req, res) => void load().then(() => admin(req, res));
+  return (req, res) => admin(req, res);
+}
+
+/** The node:http server, its limits set, refusing what never reaches a handler (broken requests, CONNECT). */
+function createApiServer(resolved: ResolvedOptions, dispatch: Handler): Server {
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, dispatch);
   // `Expect: 100-continue` with a body over the limit gets its 413 at once, never a 100 Continue
   // inviting the client to send what will be refused.
@@ -103,7 +131,12 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
   server.maxHeadersCount = MAX_HEADER_LINES;
   server.on('clientError', handleClientError);
   server.on('connect', refuseConnect);
-  await new Promise<void>((resolve, reject) => {
+  return server;
+}
+
+/** Resolves once the server listens; a port taken or refused, or a host not of this machine, rejects with a ConfigError saying so. */
+function listen(server: Server, resolved: ResolvedOptions, stub: Stub): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       stub.close();
       reject(error.code === 'EADDRINUSE' ? new ConfigError(`port ${resolved.port}`, `already in use on ${resolved.host}; pick another with --port`)
@@ -113,15 +146,24 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
     });
     server.listen(resolved.port, resolved.host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
-  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
-  let closing: Promise<void> | null = null;
+}
 
-  const close = (graceMs = 5_000) => (closing ??= (async () => {
+interface Running {
+  server: Server;
+  stub: Stub;
+  inFlight: InFlight;
+  resolved: ResolvedOptions;
+  draining: { now: boolean };
+}
+
+/** RunningStub's close: once, however often it is called. */
+function gracefulClose({ server, stub, inFlight, resolved, draining }: Running): (graceMs?: number) => Promise<void> {
+  let closing: Promise<void> | null = null;
+  return (graceMs = 5_000) => (closing ??= (async () => {
     // Not ready from now on; keep serving what arrives for the drain period, so a load balancer
     // polling GET /__admin/ready stops sending here before the port closes.
     stub.beginShutdown();
-    draining = true;
+    draining.now = true;
     if (resolved.drainMs > 0) await new Promise((resolve) => setTimeout(resolve, resolved.drainMs));
     // Stop accepting. A connection is idle once its answer is out, so closing idle connections
     // until none is left waits for exactly the requests still owed, without per-request counting.
@@ -139,7 +181,4 @@ export async function startStub(options: StubOptions = {}, internals: WorkerInte
     stub.close();
     if (resolved.coverageOut) await writeCoverage(resolved.coverageOut, stub.recorder.coverageReport());
   })());
-
-  const control = controlOf(stub);
-  return { ...control, url: `http://${host}:${port}`, port, adminApi: resolved.adminApi, stub: control, server, close };
 }
