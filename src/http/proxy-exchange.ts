@@ -90,85 +90,129 @@ function gatewayProblem(status: number, detail: string, operation: CompiledOpera
  * byte before the client gets a 504.
  */
 function relay(answer: IncomingMessage, forward: Extract<ProxyDecision, { kind: 'forward' }>, note: ProxyNote, send: ProxyExits['send'], recorder: FixtureRecorder | null, rawQuery: string, left: AbortSignal, idleMs: number): void {
-  const { operation, violations } = forward;
-  const status = answer.statusCode!;
-  const head = operation ? checkHead(operation, status, answer.headers) : { plan: null, violations: [] };
+  const head = forward.operation ? checkHead(forward.operation, answer.statusCode!, answer.headers) : { plan: null, violations: [] };
   note.responseViolations.push(...head.violations);
-  const plan = head.plan;
+  const relayed = new RelayedAnswer(answer, head.plan, forward, note, send, recorder, rawQuery, left, idleMs);
+  if (left.aborted) return relayed.clientLeft();
+  left.addEventListener('abort', relayed.clientLeft, { once: true });
+  // Held back only when there is a document body to check; anything else is handed over at once.
+  const checkable = head.plan !== null && wantsBody(head.plan, answer.headers);
+  if (checkable && !(Number(answer.headers['content-length']) > CHECK_CAP_BYTES)) relayed.holdBack();
+  else relayed.handOverAtOnce(checkable);
+}
+
+/**
+ * One upstream answer on its way to the exit, handed to it once: whole, too large to hold, stalled,
+ * broken off, or cut off by the client leaving, whichever comes first.
+ */
+class RelayedAnswer {
   /** Set once the answer is the exit's (or the client's leaving ended it): nothing here acts on it any more. */
-  let handed = false;
-  const handOff = () => {
-    handed = true;
-    left.removeEventListener('abort', clientLeft);
+  private handed = false;
+  private readonly status: number;
+
+  constructor(
+    private readonly answer: IncomingMessage,
+    private readonly plan: ResponsePlan | null,
+    private readonly forward: Extract<ProxyDecision, { kind: 'forward' }>,
+    private readonly note: ProxyNote,
+    private readonly send: ProxyExits['send'],
+    private readonly recorder: FixtureRecorder | null,
+    private readonly rawQuery: string,
+    private readonly left: AbortSignal,
+    private readonly idleMs: number,
+  ) {
+    this.status = answer.statusCode!;
+  }
+
+  /** The client left first: the upstream's answer is cut off and journaled as abandoned. */
+  readonly clientLeft = (): void => {
+    if (this.handed) return;
+    this.handOff();
+    this.answer.destroy();
+    this.send(relayedAnswer(this.status, this.forward.operation, this.plan, this.forward.violations, this.note, true));
   };
-  const clientLeft = () => {
-    if (handed) return;
-    handOff();
-    answer.destroy();
-    send(relayedAnswer(status, operation, plan, violations, note, true));
-  };
-  if (left.aborted) return clientLeft();
-  left.addEventListener('abort', clientLeft, { once: true });
-  const finish = (check: AnswerCheck, whole: boolean) => {
+
+  /** Handed over with what its head says: a body that is not the document's to check, or one too large to hold, piped as it comes. */
+  handOverAtOnce(checkable: boolean): void {
+    const { plan, answer } = this;
+    if (plan) this.finish(checkable ? checkUpstreamBody(plan, answer.headers, null) : { violations: checkMedia(plan, answer.headers), undeclared: [] }, false);
+    this.handOver([], answer);
+  }
+
+  /**
+   * Held back, the body reaches the client only once whole and checked: an upstream that stops
+   * sending it must not hold the client for ever (no byte within `idleMs`: 504, nothing sent yet),
+   * and one larger than the cap goes out with what is known, the rest piped unchecked.
+   */
+  holdBack(): void {
+    const { answer, plan, idleMs } = this;
+    const chunks: Buffer[] = [];
+    let held = 0;
+    const stalled = setTimeout(() => {
+      if (this.handed) return;
+      this.handOff();
+      answer.off('data', onData).off('end', onEnd);
+      answer.destroy();
+      this.failed(504, `the upstream ${this.note.target} sent its answer's head and then nothing for ${idleMs} ms (--proxy-timeout)`, 'timeout');
+    }, idleMs);
+    answer.once('close', () => clearTimeout(stalled));
+    const onData = (chunk: Buffer) => {
+      stalled.refresh();
+      chunks.push(chunk);
+      held += chunk.length;
+      if (held <= CHECK_CAP_BYTES) return;
+      clearTimeout(stalled);
+      answer.off('data', onData).off('end', onEnd);
+      answer.pause();
+      this.finish(checkUpstreamBody(plan!, answer.headers, null), false);
+      this.handOver(chunks, answer);
+    };
+    const onEnd = () => {
+      clearTimeout(stalled);
+      if (this.handed) return;
+      const body = Buffer.concat(chunks, held);
+      this.finish(checkUpstreamBody(plan!, answer.headers, body), true);
+      this.handOver([body], null);
+    };
+    answer.on('data', onData).on('end', onEnd);
+    answer.once('error', () => {
+      // Once handed over, the exit's pipe says what became of it.
+      if (this.handed) return;
+      this.handOff();
+      clearTimeout(stalled);
+      answer.off('end', onEnd);
+      this.failed(502, `the upstream ${this.note.target} broke off its answer`, 'bad gateway');
+    });
+  }
+
+  /** What the body's check found, noted for the journal; --record's fixture written from it. */
+  private finish(check: AnswerCheck, whole: boolean): void {
+    const { note, plan, forward } = this;
     note.responseViolations.push(...check.violations);
     note.undeclared.push(...check.undeclared);
     if (check.unchecked) note.unchecked = check.unchecked;
-    if (recorder && operation && plan) recordFixture(recorder, forward, rawQuery, operation, plan, answer, check, whole, note);
-  };
-  const handOver = (held: Buffer[], rest: IncomingMessage | null) => {
-    handOff();
-    const headers = clientHeaders(answer.headers);
-    const header = proxiedViolationsHeader(violations, note.responseViolations);
-    if (header !== null) headers['x-mock-violations'] = header;
-    send(relayedAnswer(status, operation, plan, violations, note, false), { headers, held, rest, idleMs });
-  };
-
-  // Held back only when there is a document body to check; anything else is handed over at once.
-  const checkable = plan !== null && wantsBody(plan, answer.headers);
-  if (!checkable || Number(answer.headers['content-length']) > CHECK_CAP_BYTES) {
-    if (plan) finish(checkable ? checkUpstreamBody(plan, answer.headers, null) : { violations: checkMedia(plan, answer.headers), undeclared: [] }, false);
-    return handOver([], answer);
+    if (this.recorder && forward.operation && plan) recordFixture(this.recorder, forward, this.rawQuery, forward.operation, plan, this.answer, check, whole, note);
   }
-  const chunks: Buffer[] = [];
-  let held = 0;
-  // Held back, the body reaches the client only once whole: an upstream that stops sending it
-  // must not hold the client for ever. No byte within --proxy-timeout: 504, nothing sent yet.
-  const stalled = setTimeout(() => {
-    if (handed) return;
-    handOff();
-    answer.off('data', onData).off('end', onEnd);
-    answer.destroy();
-    send(gatewayProblem(504, `the upstream ${note.target} sent its answer's head and then nothing for ${idleMs} ms (--proxy-timeout)`, operation, violations, { ...note, outcome: 'timeout' }));
-  }, idleMs);
-  answer.once('close', () => clearTimeout(stalled));
-  const onData = (chunk: Buffer) => {
-    stalled.refresh();
-    chunks.push(chunk);
-    held += chunk.length;
-    if (held <= CHECK_CAP_BYTES) return;
-    // Too large to hold: its head goes out with what is known, the rest is piped unchecked.
-    clearTimeout(stalled);
-    answer.off('data', onData).off('end', onEnd);
-    answer.pause();
-    finish(checkUpstreamBody(plan, answer.headers, null), false);
-    handOver(chunks, answer);
-  };
-  const onEnd = () => {
-    clearTimeout(stalled);
-    if (handed) return;
-    const body = Buffer.concat(chunks, held);
-    finish(checkUpstreamBody(plan, answer.headers, body), true);
-    handOver([body], null);
-  };
-  answer.on('data', onData).on('end', onEnd);
-  answer.once('error', () => {
-    // Once handed over, the exit's pipe says what became of it.
-    if (handed) return;
-    handOff();
-    clearTimeout(stalled);
-    answer.off('end', onEnd);
-    send(gatewayProblem(502, `the upstream ${note.target} broke off its answer`, operation, violations, { ...note, outcome: 'bad gateway' }));
-  });
+
+  /** To the exit: the upstream's headers with the violations found, the body held so far, and the rest to pipe. */
+  private handOver(held: Buffer[], rest: IncomingMessage | null): void {
+    this.handOff();
+    const { forward, note } = this;
+    const headers = clientHeaders(this.answer.headers);
+    const header = proxiedViolationsHeader(forward.violations, note.responseViolations);
+    if (header !== null) headers['x-mock-violations'] = header;
+    this.send(relayedAnswer(this.status, forward.operation, this.plan, forward.violations, note, false), { headers, held, rest, idleMs: this.idleMs });
+  }
+
+  /** The stub's own 502 or 504 instead of the upstream's answer. */
+  private failed(status: number, detail: string, outcome: string): void {
+    this.send(gatewayProblem(status, detail, this.forward.operation, this.forward.violations, { ...this.note, outcome }));
+  }
+
+  private handOff(): void {
+    this.handed = true;
+    this.left.removeEventListener('abort', this.clientLeft);
+  }
 }
 
 /**
