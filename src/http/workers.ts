@@ -34,98 +34,149 @@ export async function runWorkers(count: number, options: StubOptions, exitWithEr
 function runPrimary(count: number, options: StubOptions, exitWithError: (message: string) => never, coverageAtExit: CoverageAtExit): void {
   // Options are checked here before any worker starts: one message, not one per worker.
   const { maxStateBytes } = resolveOptions(options);
-  const warn = (line: string) => void process.stderr.write(`${line}\n`);
-  /** Each exiting worker's coverage; a worker that crashed took its hits with it. */
-  const coverages: CoverageReport[] = [];
-  const drifts: DriftReport[] = [];
-  let hub: ClusterHub;
+  const primary = new Primary(count, options, openHub(options, maxStateBytes, exitWithError), exitWithError, coverageAtExit);
+  cluster.on('exit', (worker, code, signal) => primary.workerExited(worker, code, signal));
+  process.on('SIGTERM', primary.stop);
+  process.on('SIGINT', primary.stop);
+  primary.startWorkers();
+}
+
+function warn(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** What the workers share (stateful mode's store, --state-file); a state file that cannot be read stops the start. */
+function openHub(options: StubOptions, maxStateBytes: number, exitWithError: (message: string) => never): ClusterHub {
   try {
-    hub = new ClusterHub({ stateFile: options.stateFile, journalLimit: options.journalLimit ?? DEFAULTS.journalLimit, maxStateBytes, warn });
+    return new ClusterHub({ stateFile: options.stateFile, journalLimit: options.journalLimit ?? DEFAULTS.journalLimit, maxStateBytes, warn });
   } catch (error) {
     exitWithError(`${options.stateFile}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  let announced = false;
-  let stopping = false;
-  /** 0 after SIGTERM, 1 when the workers kept dying. */
-  let exitCode = 0;
-  const listening = new Set<number>();
-  const deaths: number[] = [];
+}
 
+/** One message a worker sends the primary: that it listens (with the banner), its coverage or drift at exit, or a question for the hub. */
+type WorkerMessage = { listening?: string; banner?: string; coverage?: CoverageReport; drift?: DriftReport };
+
+/** The primary's life: starting the workers, replacing one that dies (or giving up when they keep dying), and stopping them all. */
+class Primary {
+  /** Each exiting worker's coverage; a worker that crashed took its hits with it. */
+  private readonly coverages: CoverageReport[] = [];
+  private readonly drifts: DriftReport[] = [];
+  private readonly listening = new Set<number>();
+  /** When workers died, within the last DEATH_WINDOW_MS. */
+  private readonly deaths: number[] = [];
   /** The worker that says what loading and reloads find, for the whole server (see LoadingSpeaker). */
-  let speaker: number | null = null;
-  const fork = (speaks: LoadingSpeaker): Worker => {
-    const worker = cluster.fork({ [SPEAKER_ENV]: speaks });
-    if (speaks !== 'nothing') speaker = worker.id;
-    const link = hub.join(worker.id, (message) => worker.send(message));
-    worker.on('message', (message: { listening?: string; banner?: string; coverage?: CoverageReport; drift?: DriftReport }) => {
-      if (message?.drift !== undefined) drifts.push(message.drift);
-      if (message?.coverage !== undefined) return void coverages.push(message.coverage);
-      if (message?.listening === undefined) return link.receive(message);
-      listening.add(worker.id);
-      // A replacement says when it serves: until then the others answer alone.
-      if (announced) warn(`worker ${worker.process.pid} serves in its place`);
-      if (!announced && listening.size === count) {
-        announced = true;
-        // The last worker to listen prints the banner for all (they serve the same files), in one
-        // write: a reader of the listening line has the rest with it.
-        process.stdout.write(message.banner ?? `stub listening on ${message.listening} with ${count} workers\n`);
-      }
-    });
-    return worker;
-  };
+  private speaker: number | null = null;
+  private announced = false;
+  private stopping = false;
+  private finishing = false;
+  /** 0 after SIGTERM, 1 when the workers kept dying. */
+  private exitCode = 0;
 
-  cluster.on('exit', (worker, code, signal) => {
-    hub.leave(worker.id);
-    listening.delete(worker.id);
-    if (stopping) {
-      if (noWorkerAlive()) finish(exitCode);
-      return;
-    }
-    if (!announced) exitWithError('a worker failed to start (see its message above)');
-    const now = Date.now();
-    deaths.push(now);
-    while (deaths[0] < now - DEATH_WINDOW_MS) deaths.shift();
-    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    if (deaths.length > MAX_DEATHS) {
-      warn(`worker ${worker.process.pid} ${how}; ${deaths.length} workers died within ${DEATH_WINDOW_MS / 1000} s, so the stub stops (exit code 1) for a supervisor to restart it`);
-      stopping = true;
-      exitCode = 1;
-      process.exitCode = 1; // however the process ends from here, a supervisor sees the failure
-      stopAll();
-      setTimeout(() => finish(exitCode), STOP_TIMEOUT_MS).unref();
-      if (noWorkerAlive()) finish(exitCode);
-      return;
-    }
-    warn(`worker ${worker.process.pid} ${how}; starting another in its place`);
-    // The speaker's replacement takes over its reloads (what it finds starting was said already).
-    fork(worker.id === speaker ? 'reloads' : 'nothing');
-  });
+  constructor(
+    private readonly count: number,
+    private readonly options: StubOptions,
+    private readonly hub: ClusterHub,
+    private readonly exitWithError: (message: string) => never,
+    private readonly coverageAtExit: CoverageAtExit,
+  ) {}
 
-  // node:cluster drops a worker from cluster.workers only once it has both exited and
-  // disconnected, in either order: at the last 'exit' the dead worker may still be listed. Ask
-  // each worker instead, or the primary waits for an event that never comes and exits 0.
-  const noWorkerAlive = () => Object.values(cluster.workers ?? {}).every((worker) => !worker || worker.isDead());
-  const stopAll = () => {
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
-  };
-  let finishing = false;
-  const finish = (code: number) => {
-    if (finishing) return;
-    finishing = true;
-    hub.flush();
-    void coverageAtExit(addReports(coverages), addDrift(drifts)).finally(() => process.exit(code));
-  };
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
+  startWorkers(): void {
+    for (let i = 0; i < this.count; i++) this.fork(i === 0 ? 'start and reloads' : 'nothing');
+  }
+
+  /** SIGTERM or SIGINT: every worker asked to stop, and killed once its drain and grace are over. */
+  readonly stop = (): void => {
+    if (this.stopping) return;
+    this.stopping = true;
     stopAll();
     setTimeout(() => {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGKILL');
-    }, (options.drainMs ?? 0) + STOP_TIMEOUT_MS).unref();
+    }, (this.options.drainMs ?? 0) + STOP_TIMEOUT_MS).unref();
   };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  for (let i = 0; i < count; i++) fork(i === 0 ? 'start and reloads' : 'nothing');
+
+  /** A worker gone: the last one of a stopping server finishes it; one that dies while serving is replaced, unless they keep dying. */
+  workerExited(worker: Worker, code: number, signal: string): void {
+    this.hub.leave(worker.id);
+    this.listening.delete(worker.id);
+    if (this.stopping) {
+      if (noWorkerAlive()) this.finish(this.exitCode);
+      return;
+    }
+    if (!this.announced) this.exitWithError('a worker failed to start (see its message above)');
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const died = this.diedLately();
+    if (died > MAX_DEATHS) return this.giveUp(`worker ${worker.process.pid} ${how}; ${died} workers died within ${DEATH_WINDOW_MS / 1000} s, so the stub stops (exit code 1) for a supervisor to restart it`);
+    warn(`worker ${worker.process.pid} ${how}; starting another in its place`);
+    // The speaker's replacement takes over its reloads (what it finds starting was said already).
+    this.fork(worker.id === this.speaker ? 'reloads' : 'nothing');
+  }
+
+  private fork(speaks: LoadingSpeaker): Worker {
+    const worker = cluster.fork({ [SPEAKER_ENV]: speaks });
+    if (speaks !== 'nothing') this.speaker = worker.id;
+    const link = this.hub.join(worker.id, (message) => worker.send(message));
+    worker.on('message', (message: WorkerMessage) => {
+      if (message?.drift !== undefined) this.drifts.push(message.drift);
+      if (message?.coverage !== undefined) return void this.coverages.push(message.coverage);
+      if (message?.listening === undefined) return link.receive(message);
+      this.workerListens(worker, message);
+    });
+    return worker;
+  }
+
+  /** A worker serves: once all do, the banner is printed; a replacement says it serves in its place. */
+  private workerListens(worker: Worker, message: WorkerMessage): void {
+    this.listening.add(worker.id);
+    // A replacement says when it serves: until then the others answer alone.
+    if (this.announced) warn(`worker ${worker.process.pid} serves in its place`);
+    if (!this.announced && this.listening.size === this.count) {
+      this.announced = true;
+      // The last worker to listen prints the banner for all (they serve the same files), in one
+      // write: a reader of the listening line has the rest with it.
+      process.stdout.write(message.banner ?? `stub listening on ${message.listening} with ${this.count} workers\n`);
+    }
+  }
+
+  /** A death counted: how many workers died within DEATH_WINDOW_MS, this one included. */
+  private diedLately(): number {
+    const now = Date.now();
+    this.deaths.push(now);
+    while (this.deaths[0] < now - DEATH_WINDOW_MS) this.deaths.shift();
+    return this.deaths.length;
+  }
+
+  /** The workers keep dying: all are stopped and the primary exits 1. */
+  private giveUp(why: string): void {
+    warn(why);
+    this.stopping = true;
+    this.exitCode = 1;
+    process.exitCode = 1; // however the process ends from here, a supervisor sees the failure
+    stopAll();
+    setTimeout(() => this.finish(this.exitCode), STOP_TIMEOUT_MS).unref();
+    if (noWorkerAlive()) this.finish(this.exitCode);
+  }
+
+  /** Once: the hub's state written, the whole server's coverage handed to the CLI, then exit. */
+  private finish(code: number): void {
+    if (this.finishing) return;
+    this.finishing = true;
+    this.hub.flush();
+    void this.coverageAtExit(addReports(this.coverages), addDrift(this.drifts)).finally(() => process.exit(code));
+  }
+}
+
+/**
+ * node:cluster drops a worker from cluster.workers only once it has both exited and disconnected,
+ * in either order: at the last 'exit' the dead worker may still be listed. Ask each worker instead,
+ * or the primary waits for an event that never comes and exits 0.
+ */
+function noWorkerAlive(): boolean {
+  return Object.values(cluster.workers ?? {}).every((worker) => !worker || worker.isDead());
+}
+
+function stopAll(): void {
+  for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
 }
 
 async function runWorker(options: StubOptions, count: number): Promise<void> {
