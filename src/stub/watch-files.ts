@@ -41,82 +41,115 @@ interface Interest {
 
 /** Starts watching `targets`; `changed` runs once per quiet spell after changes. */
 export function watchFiles(targets: WatchTargets, changed: () => void): FileWatch {
-  const watchers = new Map<string, FSWatcher>();
-  let interests = new Map<string, Interest>();
-  let current = normalise(targets);
-  let lastEvent = 0;
-  let timer: NodeJS.Timeout | null = null;
-  let closed = false;
+  const watch = new FolderWatches(changed);
+  watch.update(targets);
+  return watch;
+}
 
-  const schedule = (delayMs: number) => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void settleOrWait(), Math.max(0, delayMs));
-    timer.unref();
-  };
-  const noticed = () => {
-    lastEvent = Date.now();
-    schedule(QUIET_MS);
-  };
-  const settleOrWait = async () => {
-    timer = null;
-    const newest = Math.max(lastEvent, await newestModification(current));
-    if (closed) return;
-    const quietFor = Date.now() - newest;
-    if (quietFor < QUIET_MS) return schedule(QUIET_MS - quietFor);
-    changed();
-  };
+/** The folders watched for the targets, each for what is of interest in it; what is noticed starts a quiet spell. */
+class FolderWatches implements FileWatch {
+  private readonly watchers = new Map<string, FSWatcher>();
+  private interests = new Map<string, Interest>();
+  private current: WatchTargets = { files: [], folders: [] };
+  private readonly quiet: QuietSpell;
+  private closed = false;
 
-  const arm = () => {
-    interests = interestsOf(current);
-    for (const [dir, watcher] of watchers) {
-      if (!interests.has(dir)) {
+  constructor(changed: () => void) {
+    this.quiet = new QuietSpell(() => this.current, changed);
+  }
+
+  update(next: WatchTargets): void {
+    if (this.closed) return;
+    this.current = normalise(next);
+    this.arm();
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    this.quiet.close();
+  }
+
+  /** Watches every folder of interest to the targets, and no other. */
+  private arm(): void {
+    this.interests = interestsOf(this.current);
+    for (const [dir, watcher] of this.watchers) {
+      if (!this.interests.has(dir)) {
         watcher.close();
-        watchers.delete(dir);
+        this.watchers.delete(dir);
       }
     }
-    for (const dir of interests.keys()) if (!watchers.has(dir)) open(dir);
-  };
-  const open = (dir: string) => {
+    for (const dir of this.interests.keys()) if (!this.watchers.has(dir)) this.open(dir);
+  }
+
+  private open(dir: string): void {
     try {
-      const watcher = watch(dir, { persistent: false }, (_event, name) => onEvent(dir, name === null ? null : String(name)));
+      const watcher = watch(dir, { persistent: false }, (_event, name) => this.onEvent(dir, name === null ? null : String(name)));
       // A watched folder that is deleted ends its watch; its parent's watch brings it back.
-      watcher.on('error', () => forget(dir));
-      watchers.set(dir, watcher);
+      watcher.on('error', () => this.forget(dir));
+      this.watchers.set(dir, watcher);
     } catch {
       // Not there (yet): the fixtures folder's parent is watched for it, and every reload tries again.
     }
-  };
-  const forget = (dir: string) => {
-    watchers.get(dir)?.close();
-    watchers.delete(dir);
-  };
-  const onEvent = (dir: string, name: string | null) => {
-    const interest = interests.get(dir);
+  }
+
+  private forget(dir: string): void {
+    this.watchers.get(dir)?.close();
+    this.watchers.delete(dir);
+  }
+
+  /** A change in a watched folder: noticed when it is of interest (a target, a fixture, a fixtures folder itself). */
+  private onEvent(dir: string, name: string | null): void {
+    const interest = this.interests.get(dir);
     if (!interest) return;
     if (name !== null && interest.folderNames.has(name)) {
       // A fixtures folder itself appeared, went or was replaced: watch whatever is there now.
       const folder = join(dir, name);
-      forget(folder);
-      if (interests.has(folder)) open(folder);
-      return noticed();
+      this.forget(folder);
+      if (this.interests.has(folder)) this.open(folder);
+      return this.quiet.noticed();
     }
-    if (name === null || interest.names.has(name) || (interest.fixtures && FIXTURE_FILE.test(name))) noticed();
-  };
+    if (name === null || interest.names.has(name) || (interest.fixtures && FIXTURE_FILE.test(name))) this.quiet.noticed();
+  }
+}
 
-  arm();
-  return {
-    update(next) {
-      if (closed) return;
-      current = normalise(next);
-      arm();
-    },
-    close() {
-      closed = true;
-      for (const watcher of watchers.values()) watcher.close();
-      watchers.clear();
-      if (timer) clearTimeout(timer);
-    },
-  };
+/** Calls back once nothing was noticed, and no watched file modified, for QUIET_MS. */
+class QuietSpell {
+  private lastEvent = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly targets: () => WatchTargets,
+    private readonly changed: () => void,
+  ) {}
+
+  noticed(): void {
+    this.lastEvent = Date.now();
+    this.schedule(QUIET_MS);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.settleOrWait(), Math.max(0, delayMs));
+    this.timer.unref();
+  }
+
+  /** The modification times read again, in case an event was missed: quiet long enough calls back, else waits the rest. */
+  private async settleOrWait(): Promise<void> {
+    this.timer = null;
+    const newest = Math.max(this.lastEvent, await newestModification(this.targets()));
+    if (this.closed) return;
+    const quietFor = Date.now() - newest;
+    if (quietFor < QUIET_MS) return this.schedule(QUIET_MS - quietFor);
+    this.changed();
+  }
 }
 
 function normalise(targets: WatchTargets): WatchTargets {
