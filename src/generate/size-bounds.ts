@@ -247,71 +247,114 @@ function pointerOf(place: Place): string {
  * measured once (memoised), so this is one pass over the document's schemas.
  */
 export function oversizedSchemas(document: object): OversizedSchema[] {
-  const found: OversizedSchema[] = [];
-  const sizes = new Map<object, number>();
-  const open = new Set<object>();
-  const targets = new Map<string, unknown>();
-  const resolveRef = (ref: string) => {
-    if (!targets.has(ref)) targets.set(ref, valueAtRef(document as Json, ref));
-    return targets.get(ref);
-  };
+  const sizes = new SmallestSizes(document as Json);
+  forEachSchemaRoot(document as Json, (schema, place) => sizes.minSize(schema, place));
+  return sizes.oversized;
+}
 
-  const minSize = (schema: unknown, place: Place): number => {
+/** Measures a schema inside another at `key` (and `name`, a property's or a member's) and returns its size. */
+type Child = (value: unknown, key: string, name?: string) => number;
+
+/** The smallest valid instance of each schema of one document, each measured once; the oversized ones noted on the way. */
+class SmallestSizes {
+  readonly oversized: OversizedSchema[] = [];
+  private readonly sizes = new Map<object, number>();
+  /** The schemas being measured: met again inside themselves, they count as one unit. */
+  private readonly open = new Set<object>();
+  private readonly targets = new Map<string, unknown>();
+
+  constructor(private readonly document: Json) {}
+
+  minSize(schema: unknown, place: Place): number {
     if (!isObject(schema)) return 1;
     if (typeof schema.$ref === 'string') {
       const ref = schema.$ref;
-      return minSize(resolveRef(ref), ref.startsWith('#') ? decodePercentOrKeep(ref.slice(1)) : place);
+      return this.minSize(this.resolveRef(ref), ref.startsWith('#') ? decodePercentOrKeep(ref.slice(1)) : place);
     }
-    const known = sizes.get(schema);
+    const known = this.sizes.get(schema);
     if (known !== undefined) return known;
-    if (open.has(schema)) return 1; // recursion: the data generator cuts it
-    open.add(schema);
-    let inner = 0;
-    const child = (value: unknown, key: string, name?: string) => {
-      const at = { parent: place, key };
-      const childSize = minSize(value, name === undefined ? at : { parent: at, key: name });
-      inner = Math.max(inner, childSize);
-      return childSize;
-    };
-    let size = 1;
-    if (typeof schema.minLength === 'number') size = Math.max(size, schema.minLength + 2);
-    if (typeof schema.pattern === 'string' && /[{*+]/.test(schema.pattern)) size = Math.max(size, patternLength(schema.pattern).min + 2);
-    const minItems = numberOr(schema.minItems, 0);
-    if (isObject(schema.items)) size = Math.max(size, Math.min(HUGE, 2 + minItems * child(schema.items, 'items')));
-    else if (minItems > 0) size = Math.max(size, Math.min(HUGE, 2 + minItems));
-    const properties = schema.properties;
-    if (isObject(properties)) {
-      const required = Array.isArray(schema.required) ? schema.required : [];
-      let object = 2;
-      for (const name in properties) {
-        const propertySize = child(properties[name], 'properties', name);
-        if (required.includes(name)) object = Math.min(HUGE, object + name.length + 3 + propertySize);
-      }
-      size = Math.max(size, object);
-    }
-    if (typeof schema.minProperties === 'number') size = Math.max(size, Math.min(HUGE, 2 + schema.minProperties * 4));
-    if (Array.isArray(schema.allOf)) {
-      let all = 0;
-      schema.allOf.forEach((member, i) => (all = Math.min(HUGE, all + child(member, 'allOf', String(i)))));
-      size = Math.max(size, all);
-    }
-    for (const key of ['anyOf', 'oneOf'] as const) {
-      const members = schema[key];
-      if (Array.isArray(members) && members.length > 0) size = Math.max(size, Math.min(...members.map((member, i) => child(member, key, String(i)))));
-    }
-    open.delete(schema);
-    sizes.set(schema, size);
+    if (this.open.has(schema)) return 1; // recursion: the data generator cuts it
+    this.open.add(schema);
+    const { size, inner } = this.measure(schema, place);
+    this.open.delete(schema);
+    this.sizes.set(schema, size);
     if (size > GENERATED_SIZE_BUDGET && inner <= GENERATED_SIZE_BUDGET) {
-      found.push({
+      this.oversized.push({
         pointer: pointerOf(place),
         reason: `its smallest valid value is about ${formatSize(size)} of JSON; generated data is capped at about ${formatSize(GENERATED_SIZE_BUDGET)}, so data generated for it is smaller than the schema asks (and fails its own check)`,
       });
     }
     return size;
-  };
+  }
 
-  forEachSchemaRoot(document as Json, minSize);
-  return found;
+  /** A schema's own smallest size, and the largest of the schemas inside it (the one to blame when only the outer is too large). */
+  private measure(schema: Json, place: Place): { size: number; inner: number } {
+    let inner = 0;
+    const child: Child = (value, key, name) => {
+      const at = { parent: place, key };
+      const childSize = this.minSize(value, name === undefined ? at : { parent: at, key: name });
+      inner = Math.max(inner, childSize);
+      return childSize;
+    };
+    // Arguments are evaluated in order: the schemas inside are walked as the keywords come.
+    const size = Math.max(1, textSize(schema), arraySize(schema, child), objectSize(schema, child), allOfSize(schema, child), alternativesSize(schema, child));
+    return { size, inner };
+  }
+
+  private resolveRef(ref: string): unknown {
+    if (!this.targets.has(ref)) this.targets.set(ref, valueAtRef(this.document, ref));
+    return this.targets.get(ref);
+  }
+}
+
+/** What `minLength` or a repeating `pattern` asks of a string, quoted. */
+function textSize(schema: Json): number {
+  let size = 1;
+  if (typeof schema.minLength === 'number') size = Math.max(size, schema.minLength + 2);
+  if (typeof schema.pattern === 'string' && /[{*+]/.test(schema.pattern)) size = Math.max(size, patternLength(schema.pattern).min + 2);
+  return size;
+}
+
+/** `minItems` of the items' smallest size, bracketed. */
+function arraySize(schema: Json, child: Child): number {
+  const minItems = numberOr(schema.minItems, 0);
+  if (isObject(schema.items)) return Math.min(HUGE, 2 + minItems * child(schema.items, 'items'));
+  return minItems > 0 ? Math.min(HUGE, 2 + minItems) : 1;
+}
+
+/** The required properties, named, at their smallest; or what `minProperties` asks. Every property is measured, required or not. */
+function objectSize(schema: Json, child: Child): number {
+  let size = 1;
+  const properties = schema.properties;
+  if (isObject(properties)) {
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    let object = 2;
+    for (const name in properties) {
+      const propertySize = child(properties[name], 'properties', name);
+      if (required.includes(name)) object = Math.min(HUGE, object + name.length + 3 + propertySize);
+    }
+    size = Math.max(size, object);
+  }
+  if (typeof schema.minProperties === 'number') size = Math.max(size, Math.min(HUGE, 2 + schema.minProperties * 4));
+  return size;
+}
+
+/** Every `allOf` member at once: their sizes added. */
+function allOfSize(schema: Json, child: Child): number {
+  if (!Array.isArray(schema.allOf)) return 1;
+  let all = 0;
+  schema.allOf.forEach((member, i) => (all = Math.min(HUGE, all + child(member, 'allOf', String(i)))));
+  return all;
+}
+
+/** One `anyOf` or `oneOf` member: the smallest of each list. */
+function alternativesSize(schema: Json, child: Child): number {
+  let size = 1;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const members = schema[key];
+    if (Array.isArray(members) && members.length > 0) size = Math.max(size, Math.min(...members.map((member, i) => child(member, key, String(i)))));
+  }
+  return size;
 }
 
 function formatSize(units: number): string {
