@@ -10,12 +10,12 @@ import type { ProxyDecision } from '../proxy/proxy-decision.js';
 import { checkUpstreamBody, checkHead, checkMedia, lacksOperation, wantsBody, CHECK_CAP_BYTES, type AnswerCheck } from '../proxy/check-answer.js';
 import { clientHeaders, upstreamHeaders } from '../proxy/proxy-headers.js';
 import type { ProxySetup } from '../proxy/proxy-setup.js';
-import { networkDelay } from '../proxy/network-delay.js';
 import { RECORD_BODY_CAP, type FixtureRecorder } from '../proxy/record-fixtures.js';
 import { refusalResponse } from '../engine/refusal.js';
 import { serverRefusals } from '../engine/refusals.js';
 import type { ProxyNote, EngineResponse } from '../engine/engine-response.js';
 import { relayedAnswer } from '../engine/answer-values.js';
+import { delayStage } from '../engine/stages/delay.js';
 import type { CompiledOperation, ResponsePlan } from '../openapi/compiled-model.js';
 import type { Exchange } from './exchange.js';
 import type { RelayedBody } from './write-relayed.js';
@@ -31,8 +31,9 @@ export function serveProxied(exchange: Exchange, proxy: ProxySetup, exits: Proxy
   const { upstream } = proxy;
   const decision = stub.decideProxy(request);
   if (decision.kind === 'mock') return exits.mock();
-  // --delay simulates the network for every answer, the real API's and the stub's own on this way too.
-  const send: ProxyExits['send'] = (response, relayed) => exits.send(response.abandoned ? response : { ...response, delayMs: networkDelay(stub.version.current) }, relayed);
+  // --delay simulates the network for every answer, the real API's and the stub's own on this way
+  // too: each waits as an answer of the pipeline's without a scripted delay, by its delay stage.
+  const send: ProxyExits['send'] = (response, relayed) => exits.send(response.abandoned ? response : delayStage(stub.version.current, { ...response, delayMs: null }), relayed);
   const forwardedPath = decision.kind === 'forward' ? decision.path : request.path;
   const confined = upstream.urlFor(forwardedPath);
   if (confined === null) return send(refusalResponse(serverRefusals.outsideProxyTarget(forwardedPath, upstream.target.pathname), null));
