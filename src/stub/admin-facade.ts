@@ -15,26 +15,27 @@ import { requestFor } from '../engine/plan-deliveries.js';
 import { parseExactJson, stringifyExact } from '../common/exact-json.js';
 import type { ServedVersion } from './served-version.js';
 import { metricsText, type Metrics } from '../record/metrics.js';
-import type { Recorder, JournalWatcher } from './recorder.js';
+import type { Recorder } from './recorder.js';
+import type { JournalFollowers, JournalWatcher } from './journal-followers.js';
 import type { StateAccess } from './state-access.js';
-import { StoredItems, type ItemsPage } from './stored-items.js';
+import { SMALLEST_STATE_DOCUMENT, StoredItems, type ItemsPage } from './stored-items.js';
 import type { Resource } from '../openapi/compile-resources.js';
 import { resourceNames, resourcesReport } from './resources-report.js';
 import type { AdminChange, WholeServer } from './whole-server.js';
 
 export type { ScenarioListing } from './scenario-listing.js';
 
-/** A state document is read up to this size at least (what PUT /__admin/state always took). */
-const SMALLEST_STATE_DOCUMENT = 16 * 1024 * 1024;
-
 /** The parts of the stub the admin API works through. */
 export interface AdminParts {
   version: ServedVersion;
   recorder: Recorder;
+  followers: JournalFollowers;
   outbound: Outbound;
   metrics: Metrics;
   /** Stateful mode's store; null when stateful mode is off. */
   state: () => StateAccess | null;
+  /** This process's --proxy drift report. */
+  drift: () => DriftReport;
   /** What makes several processes one server; null in a single process. */
   whole: () => WholeServer | null;
   /** True once shutdown has begun. */
@@ -111,7 +112,7 @@ export class StubAdmin {
 
   /** Follows the journal live (GET /__admin/events). */
   watchJournal(watcher: JournalWatcher): () => void {
-    return this.parts.recorder.watchJournal(watcher);
+    return this.parts.followers.watch(watcher);
   }
 
   /** The whole server's journal as GET /__admin/requests answers it (JSON text, numbers exact). */
@@ -129,7 +130,7 @@ export class StubAdmin {
 
   /** This process's drift report. */
   drift(): DriftReport {
-    return this.parts.recorder.driftReport();
+    return this.parts.drift();
   }
 
   /** The whole server's coverage: every worker's hits added up with --workers. */

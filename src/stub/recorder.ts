@@ -8,7 +8,6 @@
 import type { ResolvedOptions } from '../config/options.js';
 import { formatSelfCheck, requestLineFormatter, type RequestLineFormatter } from '../record/request-log.js';
 import { Coverage, type CoverageCounts, type CoverageReport } from '../record/coverage.js';
-import { Drift, type DriftReport } from '../record/drift.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalPage } from '../record/journal.js';
 import type { Answered, AnsweredListener } from '../record/answered.js';
 import type { EngineResponse } from '../engine/engine-response.js';
@@ -17,26 +16,25 @@ import type { EngineState } from '../engine/pipeline.js';
 
 export type { Answered, AnsweredListener } from '../record/answered.js';
 
-export interface JournalWatcher {
-  entry(entry: JournalEntry): void;
-  end(): void;
-}
-
-/** What the recorder reads of the version served (served-version.ts; the fetch handler's in-memory stub). */
+/** What the recorder reads of the version served (served-state.ts, served-version.ts). */
 export interface RecordedVersion {
   readonly current: Pick<EngineState, 'compiled' | 'scenarios'>;
+}
+
+/** A record a host keeps beside the journal and coverage. */
+export interface KeptRecord {
+  record(answered: Answered): void;
+  reset(): void;
 }
 
 export class Recorder {
   private readonly journal: Journal;
   private readonly coverage = new Coverage();
-  /** --proxy: where the real API and the document disagree. */
-  private readonly drift = new Drift();
+  /** Records a host adds beside the journal and coverage (the server's --proxy drift), reset with them. */
+  private readonly kept: KeptRecord[] = [];
   private readonly listeners: AnsweredListener[] = [];
   /** Listeners that threw once: said in the log the first time, not on every answer after. */
   private readonly failed = new WeakSet<AnsweredListener>();
-  private readonly watchers = new Set<JournalWatcher>();
-  private readonly followedListeners: Array<(followed: boolean) => void> = [];
 
   /** Answers sent this event-loop turn whose records wait for the turn's end (`answeredSoon`). */
   private pending: Answered[] = [];
@@ -53,22 +51,19 @@ export class Recorder {
     this.onAnswered((answered) => this.journal.record(answered));
     this.onAnswered(({ response }) => this.coverage.record(response));
     this.onAnswered(({ request, response }) => {
-      if (response.proxy) this.drift.record(request, response);
-    });
-    this.onAnswered(({ request, response }) => {
       if (response.selfCheck.length > 0) warn(formatSelfCheck(request, response));
-    });
-    // One entry, redacted once, for every live follower (the admin page's event streams).
-    this.onAnswered((answered) => {
-      if (this.watchers.size === 0) return;
-      const entry = this.entryOf(answered);
-      if (entry) for (const watcher of this.watchers) watcher.entry(entry);
     });
     const { log } = options;
     if (log) {
       const formatLine: RequestLineFormatter = requestLineFormatter(options.logFormat);
       this.onAnswered(({ request, response, durationMs }) => log(formatLine(request, response, durationMs)));
     }
+  }
+
+  /** Keeps one more record of every answer, emptied by `reset` as the journal and coverage are. */
+  keep(record: KeptRecord): void {
+    this.kept.push(record);
+    this.onAnswered((answered) => record.record(answered));
   }
 
   /** Subscribes to the answered event; returns the unsubscribe function. Listeners hear each answer in no promised order. */
@@ -163,40 +158,6 @@ export class Recorder {
     this.journal.instance = instance;
   }
 
-  /**
-   * Follows the journal live (the admin page's event stream): `entry` runs for each request as it
-   * is recorded, `end` when the stub shuts down. Returns the unsubscribe function.
-   */
-  watchJournal(watcher: JournalWatcher): () => void {
-    this.watchers.add(watcher);
-    if (this.watchers.size === 1) for (const listener of this.followedListeners) listener(true);
-    return () => {
-      if (this.watchers.delete(watcher) && this.watchers.size === 0) for (const listener of this.followedListeners) listener(false);
-    };
-  }
-
-  /** Hears when the journal gains its first live follower (true) and loses its last (false). */
-  onFollowed(listener: (followed: boolean) => void): void {
-    this.followedListeners.push(listener);
-  }
-
-  /** Whether anyone follows the journal live now. */
-  get followed(): boolean {
-    return this.watchers.size > 0;
-  }
-
-  /** An entry another process of the same server recorded, for this process's live followers. */
-  relay(entry: JournalEntry): void {
-    for (const watcher of this.watchers) watcher.entry(entry);
-  }
-
-  /** Ends every live journal stream, so open pages never hold a shutdown up. */
-  endJournalWatchers(): void {
-    this.settle();
-    for (const watcher of this.watchers) watcher.end();
-    this.watchers.clear();
-  }
-
   /** This process's journal, credentials redacted. */
   requests(filter?: JournalFilter): JournalEntry[] {
     return this.requestsPage(filter).requests;
@@ -219,7 +180,7 @@ export class Recorder {
     this.settle();
     this.journal.clear();
     this.coverage.reset();
-    this.drift.reset();
+    for (const record of this.kept) record.reset();
   }
 
   coverageReport(): CoverageReport {
@@ -232,12 +193,6 @@ export class Recorder {
   coverageCounts(): CoverageCounts {
     this.settle();
     return this.coverage.counts();
-  }
-
-  /** This process's --proxy drift report. */
-  driftReport(): DriftReport {
-    this.settle();
-    return this.drift.report();
   }
 
   /**

@@ -11,6 +11,9 @@ import type { Resource } from '../openapi/compile-resources.js';
 import type { StateAccess } from './state-access.js';
 import { RETRIES } from './ask-elsewhere.js';
 
+/** A state document is read up to this size at least (what PUT /__admin/state always took). */
+export const SMALLEST_STATE_DOCUMENT = 16 * 1024 * 1024;
+
 /** GET /__admin/resources/{name}/items: the items as their stored JSON text. */
 export interface ItemsPage {
   items: string[];
@@ -36,7 +39,7 @@ export class StoredItems {
    * keeps, room for the document's own layout (indents, names), and never less than 16 MiB.
    */
   documentLimit(): number {
-    return Math.max(16 * 1024 * 1024, 2 * this.access.maxBytes);
+    return Math.max(SMALLEST_STATE_DOCUMENT, 2 * this.access.maxBytes);
   }
 
   /** Replaces the stored resources with a state document; its violations when it is not one. */

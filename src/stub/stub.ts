@@ -12,6 +12,7 @@ import { journalPart } from './cluster-journal.js';
 import type { PlainRequest } from '../common/plain-http.js';
 import type { EngineResponse } from '../engine/engine-response.js';
 import { stringifyExact } from '../common/exact-json.js';
+import { Drift, type DriftReport } from '../record/drift.js';
 import { Outbound } from '../outbound/outbound.js';
 import { isLoopbackName } from '../common/loopback.js';
 import { ToPrimary, ToWorker, type ClusterLink, type Op } from './cluster-link.js';
@@ -21,12 +22,13 @@ import { ServedVersion } from './served-version.js';
 import { serverStateStore } from './server-state-store.js';
 import type { Recorder } from './recorder.js';
 import { StubCore } from './stub-core.js';
+import { JournalFollowers } from './journal-followers.js';
 import { Metrics, type MetricsJson } from '../record/metrics.js';
 import { StubAdmin } from './admin-facade.js';
 import { createProxy, type ProxySetup } from '../proxy/proxy-setup.js';
 import { decide, type ProxyDecision } from '../proxy/proxy-decision.js';
 
-export type { JournalWatcher } from './recorder.js';
+export type { JournalWatcher } from './journal-followers.js';
 
 /** What the stub serves, for a listing (the CLI's start-up lines). */
 export interface ServedSummary {
@@ -50,9 +52,13 @@ export class Stub {
   readonly core: StubCore<ServedVersion>;
   readonly recorder: Recorder;
   readonly version: ServedVersion;
+  /** The admin page's live event streams of the journal. */
+  readonly followers: JournalFollowers;
   /** Webhooks and callbacks on their way out, with their targets and last outcomes. */
   readonly outbound: Outbound;
   readonly admin: StubAdmin;
+  /** --proxy: where the real API and the document disagree, since the last reset. */
+  private readonly drift = new Drift();
   /** GET /__admin/metrics: counted from the answered event, the deliveries and the reloads. */
   readonly metrics: Metrics;
   /** What makes several processes one server (--workers, --state-store); null in a single process. */
@@ -66,6 +72,13 @@ export class Stub {
     this.core = new StubCore(version, options, warn);
     this.version = version;
     this.recorder = this.core.recorder;
+    this.followers = new JournalFollowers(this.recorder);
+    this.recorder.keep({
+      record: ({ request, response }) => {
+        if (response.proxy) this.drift.record(request, response);
+      },
+      reset: () => this.drift.reset(),
+    });
     this.outbound = new Outbound(warn, { callbackHosts: options.callbackHosts, loopbackOnly: isLoopbackName(options.host) });
     // Webhooks and callbacks leave only once the answer is out: a receiver never delays the client.
     this.recorder.onAnswered(({ response }) => {
@@ -79,7 +92,7 @@ export class Stub {
     this.recorder.onAnswered(({ response, durationMs }) => metrics.answered(response, durationMs));
     this.outbound.onOutcome((outcome) => metrics.delivered(outcome));
     version.onReloaded = (ok, durationMs) => metrics.reloaded(ok, durationMs);
-    this.admin = new StubAdmin({ version, recorder: this.recorder, outbound: this.outbound, metrics, state: () => this.core.state, whole: () => this.whole, shuttingDown: () => this.shutdownBegun, token: tryToken(options) });
+    this.admin = new StubAdmin({ version, recorder: this.recorder, followers: this.followers, outbound: this.outbound, metrics, state: () => this.core.state, drift: () => this.driftReport(), whole: () => this.whole, shuttingDown: () => this.shutdownBegun, token: tryToken(options) });
     this.proxy = createProxy(options, () => version.current.compiled.secrets, warn);
   }
 
@@ -102,9 +115,9 @@ export class Stub {
       const redis = await RedisWhole.connect({
         url: options.stateStore, journalLimit: options.journalLimit, maxStateBytes: options.maxStateBytes, changeHere: (change) => stub.admin.changeHere(change), warn,
         // The admin page of any instance follows every instance's requests.
-        followed: () => stub.recorder.followed,
+        followed: () => stub.followers.followed,
         liveEntry: (entry) => {
-          if (entry.instance !== instance) stub.recorder.relay(entry);
+          if (entry.instance !== instance) stub.followers.relay(entry);
         },
       });
       stub.whole = redis;
@@ -151,7 +164,7 @@ export class Stub {
    */
   private shareLiveEntries(link: ClusterLink): void {
     const ask = (op: Op, arg: unknown) => link.ask(op, arg).catch(() => undefined);
-    this.recorder.onFollowed((followed) => void ask(ToPrimary.following, followed).then((sharing) => (this.sharing = sharing === true)));
+    this.followers.onFollowed((followed) => void ask(ToPrimary.following, followed).then((sharing) => (this.sharing = sharing === true)));
     void ask(ToPrimary.following, false).then((sharing) => (this.sharing = sharing === true));
     this.recorder.onAnswered((answered) => {
       if (!this.sharing) return;
@@ -168,7 +181,7 @@ export class Stub {
       case ToWorker.coverageCounts:
         return this.recorder.coverageCounts();
       case ToWorker.driftReport:
-        return this.recorder.driftReport();
+        return this.driftReport();
       case ToWorker.metricsJson:
         return this.recorder.settled(() => this.metrics.json()) satisfies Promise<MetricsJson>;
       case ToWorker.change:
@@ -177,11 +190,16 @@ export class Stub {
         this.sharing = arg === true;
         return true;
       case ToWorker.liveEntry:
-        this.recorder.relay(JSON.parse(arg as string) as JournalEntry);
+        this.followers.relay(JSON.parse(arg as string) as JournalEntry);
         return true;
       default:
         throw new Error(`unknown question ${op}`);
     }
+  }
+
+  /** This process's --proxy drift report. */
+  driftReport(): DriftReport {
+    return this.recorder.settled(() => this.drift.report());
   }
 
   served(): ServedSummary {
@@ -192,7 +210,7 @@ export class Stub {
 
   /** Ends every live journal stream, so open pages never hold a shutdown up. */
   endJournalWatchers(): void {
-    this.recorder.endJournalWatchers();
+    this.followers.endAll();
   }
 
   /** Shutdown has begun: not ready for new work (the server still serves through its drain period). */
@@ -202,7 +220,7 @@ export class Stub {
 
   close(): void {
     this.version.close();
-    this.recorder.endJournalWatchers();
+    this.followers.endAll();
     this.core.state?.flush();
     void this.whole?.close();
     this.outbound.close();
