@@ -268,8 +268,13 @@ class SmallestSizes {
   minSize(schema: unknown, place: Place): number {
     if (!isObject(schema)) return 1;
     if (typeof schema.$ref === 'string') {
+      // A chain of $refs that comes back to itself (`A: {$ref: A}`) names no value at all: one unit.
+      if (this.open.has(schema)) return 1;
+      this.open.add(schema);
       const ref = schema.$ref;
-      return this.minSize(this.resolveRef(ref), ref.startsWith('#') ? decodePercentOrKeep(ref.slice(1)) : place);
+      const size = this.minSize(this.resolveRef(ref), ref.startsWith('#') ? decodePercentOrKeep(ref.slice(1)) : place);
+      this.open.delete(schema);
+      return size;
     }
     const known = this.sizes.get(schema);
     if (known !== undefined) return known;
