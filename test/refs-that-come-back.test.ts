@@ -1,8 +1,9 @@
-// A schema whose $refs come back to themselves without reaching a schema (`A: {$ref: A}`, or A to
-// B to A) names no value at all. It is a flaw of the document, so the stub still starts: the
-// operations that use it answer, the schema is listed at GET /__admin/warnings as not enforced,
-// and every other operation is served as usual. It used to stop the start with "Maximum call
-// stack size exceeded" while the stub measured the smallest value of each schema.
+// A schema that comes back to itself without going into the value (`A: {$ref: A}`, A to B to A,
+// `A: {allOf: [A, …]}`) describes no value that can be checked. It is a flaw of the document, so
+// the stub still starts: the operations that use it answer, the schema is listed at GET
+// /__admin/warnings as not enforced, and every other operation is served as usual. The $ref loops
+// used to stop the start ("Maximum call stack size exceeded" while the stub measured each
+// schema's smallest value); the allOf loop compiled, and every request using it was a 500.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStubOn, type DocumentStub } from './helpers/document-stub.js';
 import { request } from './helpers/http.js';
@@ -29,6 +30,7 @@ ${schemas}
 const cases = [
   { name: 'a schema that is a $ref to itself', schemas: "    A: { $ref: '#/components/schemas/A' }", answer: "{ $ref: '#/components/schemas/A' }" },
   { name: 'two schemas whose $refs point at each other', schemas: "    A: { $ref: '#/components/schemas/B' }\n    B: { $ref: '#/components/schemas/A' }", answer: "{ $ref: '#/components/schemas/B' }" },
+  { name: 'a schema that is allOf itself and more', schemas: "    A: { allOf: [{ $ref: '#/components/schemas/A' }, { type: object, properties: { x: { type: string } } }] }", answer: "{ $ref: '#/components/schemas/A' }" },
   { name: 'a property whose schema is such a loop', schemas: "    A: { $ref: '#/components/schemas/A' }", answer: "{ type: object, required: [n], properties: { n: { type: integer, minimum: 1, maximum: 9 }, loop: { $ref: '#/components/schemas/A' } } }" },
 ];
 

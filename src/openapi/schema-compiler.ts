@@ -130,9 +130,29 @@ function lazyValidator(schemas: DocumentSchemas, key: () => string, build: () =>
     }
   };
   pending.add(compileOnce);
+  // A schema that reaches itself without going into the value (`A: {allOf: [A, …]}`) compiles, but
+  // its validator calls itself for ever whatever the value: a flaw of the document, warned of once
+  // and not enforced from then on, as a schema Ajv refuses is. Told apart from a value nested deeper
+  // than the stack (bodies are capped at 512 levels, so hardly ever) by trying `null` too: that one
+  // value is refused, and the schema keeps being checked.
+  const overflowed = (run: AnyValidate, error: unknown): string[] => {
+    if (!(error instanceof RangeError)) throw error;
+    try {
+      run.call({ rawNumbers: NO_RAW_NUMBERS }, null);
+      return [`${prefix || '/'}: is nested too deeply to be checked`];
+    } catch {
+      warn({ file: spec.file, pointer, kind: 'schema that cannot be compiled', reason: 'its validator calls itself without end (the schema reaches itself through allOf, anyOf, oneOf or $ref without going into the value); it is not enforced' });
+      validate = acceptAnything;
+      return [];
+    }
+  };
   return (value, rawNumbers = NO_RAW_NUMBERS) => {
     const run = validate ?? compileOnce();
-    if (run.call({ rawNumbers }, value)) return [];
+    try {
+      if (run.call({ rawNumbers }, value)) return [];
+    } catch (error) {
+      return overflowed(run, error);
+    }
     return capped(unique((run.errors ?? []).map((error) => describe(error, prefix))));
   };
 }
