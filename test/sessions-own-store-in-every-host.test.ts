@@ -26,7 +26,7 @@ interface Answer {
 interface Host {
   send(method: string, path: string, session?: string, body?: object): Promise<Answer>;
   forgetSession(name: string): void;
-  reset(): Promise<void>;
+  reset(options?: { state?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,7 +51,7 @@ const HOSTS: Record<string, (options: Options) => Promise<Host>> = {
     return {
       send: async (method, path, session, body) => read(await fetch(server.url + path, requestInit(method, session, body))),
       forgetSession: (name) => server.session(name).reset(),
-      reset: () => server.reset(),
+      reset: (options) => server.reset(options),
       close: () => server.close(),
     };
   },
@@ -61,7 +61,7 @@ const HOSTS: Record<string, (options: Options) => Promise<Host>> = {
     return {
       send: async (method, path, session, body) => read((await handle(new Request(BASE + path, requestInit(method, session, body))))!),
       forgetSession: (name) => handle.session(name).reset(),
-      reset: () => handle.reset(),
+      reset: (options) => handle.reset(options),
       close: async () => {},
     };
   },
@@ -77,7 +77,7 @@ const noItem = (id: number): Partial<Answer> => ({ status: 404, contentType: jso
 type Step =
   | { send: [method: string, path: string, session?: string, body?: object]; expect: Partial<Answer> | ((answer: Answer) => void) }
   | { forget: string }
-  | { reset: true };
+  | { reset: true | 'state' };
 
 const CASES: Array<{ title: string; options?: Partial<Options>; steps: Step[] }> = [
   {
@@ -120,6 +120,16 @@ const CASES: Array<{ title: string; options?: Partial<Options>; steps: Step[] }>
     ],
   },
   {
+    title: 'reset({ state: true }) also puts the shared store back to its seeded start; reset() alone keeps it',
+    steps: [
+      { send: ['POST', '/plants', undefined, fern], expect: stored(fern) },
+      { reset: true },
+      { send: ['GET', '/plants/101'], expect: stored(fern) },
+      { reset: 'state' },
+      { send: ['GET', '/plants/101'], expect: noItem(101) },
+    ],
+  },
+  {
     title: "a session's store is capped as the shared one is: a create past maxStateBytes is 422 there, the shared store unaffected",
     options: { maxStateBytes: 200 },
     steps: [
@@ -147,7 +157,7 @@ describe.each(CASES)('$title', ({ options, steps }) => {
     open.push(...hosts);
     for (const step of steps) {
       if ('forget' in step) hosts.forEach((host) => host.forgetSession(step.forget));
-      else if ('reset' in step) await Promise.all(hosts.map((host) => host.reset()));
+      else if ('reset' in step) await Promise.all(hosts.map((host) => host.reset({ state: step.reset === 'state' })));
       else {
         const [overHttp, inProcess] = await Promise.all(hosts.map((host) => host.send(...step.send)));
         expect(inProcess).toEqual(overHttp);

@@ -28,8 +28,12 @@ export interface FetchHandler {
   url: string;
   /** Journal entries, oldest first (as the server's `GET /__admin/requests`). */
   requests(filter?: JournalFilter): JournalEntry[];
-  /** Empties the journal, resets coverage, and forgets sticky scenarios, sequence positions, counts and added scenarios. */
-  reset(): Promise<void>;
+  /**
+   * Empties the journal, resets coverage, and forgets sticky scenarios, sequence positions, counts,
+   * added scenarios and sessions' own stores; `state: true` also puts stateful mode's store back to
+   * its seeded start (as the server's `stub.reset`).
+   */
+  reset(options?: { state?: boolean }): Promise<void>;
   /** Adds a scenario, checked as a fixture's is (throws a ConfigError naming the pointer); returns its name (as the server's `stub.use`). */
   use(scenario: AddedScenario): string;
   removeScenario(name: string): boolean;

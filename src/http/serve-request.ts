@@ -49,9 +49,10 @@ function proceed(exchange: Exchange): void {
 /** `note`: --proxy fell back to the mock, and why (said in X-Mock-Proxy and the journal). */
 function answerFromMock(exchange: Exchange, note?: ProxyNote): void {
   const marked = note ? (response: EngineResponse) => ({ ...response, headers: { ...response.headers, 'x-mock-proxy': note.outcome }, proxy: note }) : unmarked;
-  const answered = engineAnswer(exchange);
+  // The stub's `handle` neither throws nor rejects: whatever answering throws is its one catch's answer (stub-core.ts).
+  const answered = exchange.stub.handle(exchange.request);
   // Only a store outside this process (stateful mode across workers or instances) answers later.
-  if (answered instanceof Promise) answered.then((response) => sendAnswer(exchange, marked(response)), (error: unknown) => sendAnswer(exchange, failedAnswer(exchange.request, error)));
+  if (answered instanceof Promise) void answered.then((response) => sendAnswer(exchange, marked(response)));
   else sendAnswer(exchange, marked(answered));
 }
 
@@ -71,14 +72,6 @@ function toPlainRequest(req: IncomingMessage): PlainRequest {
     headers: req.headers,
     body: EMPTY,
   };
-}
-
-function engineAnswer({ stub, request }: Exchange): EngineResponse | Promise<EngineResponse> {
-  try {
-    return stub.handle(request);
-  } catch (error) {
-    return failedAnswer(request, error);
-  }
 }
 
 /**

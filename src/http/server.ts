@@ -105,8 +105,8 @@ function routeRequests(stub: Stub, resolved: ResolvedOptions, inFlight: InFlight
 
 /**
  * The admin app, loaded on the first admin request. Express serves only /__admin here, and
- * loading it takes about 0.1 s of the main thread: done at start it would delay the API's first
- * answer by that much. The first admin request waits for it; later ones are served synchronously
+ * loading it is a noticeable wait of the main thread (docs/benchmark.md): done at start it would
+ * delay the API's first answer by as much. The first admin request waits for it; later ones are served synchronously
  * like the API.
  */
 function adminOnFirstUse(stub: Stub, resolved: ResolvedOptions, inFlight: InFlight): Handler {

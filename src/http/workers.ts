@@ -54,7 +54,7 @@ function openHub(options: StubOptions, maxStateBytes: number, exitWithError: (me
   }
 }
 
-/** One message a worker sends the primary: that it listens (with the banner), its coverage or drift at exit, or a question for the hub. */
+/** One message a worker sends the primary: that it listens (with the banner), its coverage or drift at exit; any other is a question for the hub (cluster-link.ts). */
 type WorkerMessage = { listening?: string; banner?: string; coverage?: CoverageReport; drift?: DriftReport };
 
 /** The primary's life: starting the workers, replacing one that dies (or giving up when they keep dying), and stopping them all. */

@@ -107,9 +107,9 @@ function canonicalPointer({ spec, canonical }: DocumentSchemas, pointer: string)
 }
 
 /**
- * A validator compiled on first use (or by compilePending): GitHub's document (1,223 operations)
- * took over 5 s of Ajv compiling before its first answer when everything was compiled at start, and
- * 300 MiB more memory; a stub usually serves a few of its operations. One schema costs milliseconds.
+ * A validator compiled on first use (or by compilePending): compiling every schema of a big document
+ * at start delayed its first answer by seconds and held far more memory (docs/benchmark.md), while a
+ * stub usually serves a few of its operations.
  */
 function lazyValidator(schemas: DocumentSchemas, key: () => string, build: () => AnyValidate, prefix: string, pointer: string): Validator {
   const { spec, warn, describe, compiled, pending } = schemas;
@@ -123,7 +123,7 @@ function lazyValidator(schemas: DocumentSchemas, key: () => string, build: () =>
       if (validate === null) compiled.set(distinct, (validate = build()));
       return validate;
     } catch (error) {
-      // Found on first use now, so it cannot stop the start: like the document's other flaws, a
+      // Found on first use, so it cannot stop the start: like the document's other flaws, a
       // schema Ajv refuses is a warning, and what it describes is not checked.
       warn({ file: spec.file, pointer, kind: 'schema that cannot be compiled', reason: `Ajv cannot compile this schema (${String((error as Error).message).split('\n')[0]}); it is not enforced` });
       return (validate = acceptAnything);
@@ -140,7 +140,8 @@ function lazyValidator(schemas: DocumentSchemas, key: () => string, build: () =>
     try {
       run.call({ rawNumbers: NO_RAW_NUMBERS }, null);
       return [`${prefix || '/'}: is nested too deeply to be checked`];
-    } catch {
+    } catch (again) {
+      if (!(again instanceof RangeError)) throw again;
       warn({ file: spec.file, pointer, kind: 'schema that cannot be compiled', reason: 'its validator calls itself without end (the schema reaches itself through allOf, anyOf, oneOf or $ref without going into the value); it is not enforced' });
       validate = acceptAnything;
       return [];

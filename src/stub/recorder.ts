@@ -1,9 +1,9 @@
 // Recording at one life-cycle point, after each answer is sent: one "answered" event that every
 // record subscribes to (as MSW's `request:end`), each handed the same record of the answer
-// (record/answered.ts). Here: the journal and its live followers, the coverage, the drift report
-// (--proxy), the self-check's warnings and the request log line; the stub adds the webhooks and
-// callbacks the answer sends out, the metrics, and the whole server's records when they live
-// outside this process. The records are kept here and read only through this class, which brings
+// (record/answered.ts). Here: the journal, the coverage, the self-check's warnings and the request
+// log line, and the records a host adds with `keep` (the server's --proxy drift report); the
+// server's stub adds the live followers (journal-followers.ts), the webhooks and callbacks the
+// answer sends out, the metrics, and the whole server's records when they live outside this process. The records are kept here and read only through this class, which brings
 // them up to date first: no caller has to know that recording waits for the turn's end.
 import type { ResolvedOptions } from '../config/options.js';
 import { formatSelfCheck, requestLineFormatter, type RequestLineFormatter } from '../record/request-log.js';

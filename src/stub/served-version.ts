@@ -1,7 +1,7 @@
 // The version of spec and fixtures being served from files, and reloading: a reload loads the
 // files beside the version serving, which keeps answering until the new one replaces it whole; on
 // failure the last good version keeps serving. The state and its sticky scenario are
-// served-state.ts's, shared with the fetch handler's in-memory stub.
+// served-state.ts's, shared with the core the fetch handler assembles (stub-core.ts).
 import type { ResolvedOptions } from '../config/options.js';
 import { ConfigError } from '../config/config-error.js';
 import type { EngineState } from '../engine/pipeline.js';

@@ -54,7 +54,7 @@ export interface SessionControl {
   reset(): void;
 }
 
-/** What every stub hands out, the server's and the fetch handler's in-memory one: its records and the scripted answers. */
+/** What every host hands out, the server's stub and the fetch handler: its records and the scripted answers. */
 export type RecordsControl = Pick<StubControl, 'requests' | 'reset' | 'coverage' | 'useScenario' | 'clearScenario' | 'use' | 'removeScenario' | 'session'>;
 
 export function recordsControl(recorder: Recorder, version: ServedState, state?: StateResets): RecordsControl {

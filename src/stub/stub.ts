@@ -28,8 +28,6 @@ import { StubAdmin } from './admin-facade.js';
 import { createProxy, type ProxySetup } from '../proxy/proxy-setup.js';
 import { decide, type ProxyDecision } from '../proxy/proxy-decision.js';
 
-export type { JournalWatcher } from './journal-followers.js';
-
 /** What the stub serves, for a listing (the CLI's start-up lines). */
 export interface ServedSummary {
   title: string;
