@@ -1,17 +1,18 @@
-// The request pipeline, as its table of contents: each stage (stages/) reads the request's one
-// context and returns a value or a Refusal; a Refusal ends the request and `refusalResponse`
-// turns it into HTTP. Where the answers follow Prism's conventions is policy the stages read
-// (config/compat-policy.ts), never a branch here. In stateful mode the pipeline pauses at its
-// question to the store (stage 5) and goes on from the store's facts, at once for a store in this
-// process, later for one in another (askingRequest).
+// The request pipeline, as its table of contents: the stages (stages/) run in order over the
+// request's one context, each reading what the stages before it found and adding what it makes;
+// the first that refuses records its Refusal on the context and says the request does not go on,
+// so no stage runs after it, and `refusalResponse` turns the refusal into HTTP. Where the answers follow Prism's conventions is policy the
+// stages read (config/compat-policy.ts), never a branch here. In stateful mode the pipeline
+// pauses at its question to the store (stage 5) and goes on from the store's facts, at once for a
+// store in this process, later for one in another (askingRequest).
 import type { PlainRequest } from '../common/plain-http.js';
-import type { Choice, Refusal } from './engine-types.js';
+import type { Refusal } from './engine-types.js';
 import type { EngineResponse } from './engine-response.js';
 import { isRefusal, refusalResponse } from './refusal.js';
-import type { Routed } from './route.js';
+import { route, type Routed } from './route.js';
 import { answerAtOnce, isAsked, thenAnswer, type Asked, type StateReader } from './state-asked.js';
 import type { EngineState, RequestContext, Undelayed } from './stages/request-context.js';
-import { routeOf, routeStage, routedOperation } from './stages/route.js';
+import { routeStage, routedOperation } from './stages/route.js';
 import { authenticateStage } from './stages/authenticate.js';
 import { validateStage } from './stages/validate.js';
 import { selectStage } from './stages/select.js';
@@ -56,7 +57,7 @@ const ASKING = 'asking';
  *    routed once.
  */
 export function routeRequest(state: EngineState, request: PlainRequest): Routed | Refusal {
-  return routeOf(state, request);
+  return route(state.compiled.routes, request, state.compiled.mounted);
 }
 
 /** Whether a routed request is for an operation of one of stateful mode's resources. */
@@ -64,37 +65,33 @@ export function touchesState(state: EngineState, routed: Routed | Refusal): bool
   return !isRefusal(routed) && state.resources !== null && state.resources.actions.has(routed.operation.key);
 }
 
-/** Stages 1 to 5: the request read, and the store asked where stateful mode answers it. */
+/** The stages in order, the store asked between reading the request and answering it where stateful mode answers it. */
 function answer(state: EngineState, request: PlainRequest, store: StateReader | typeof ASKING | null, routed: Routed | Refusal): Undelayed | Asked<Undelayed> {
-  // 1. Route (a body over the size limit refused first, in the routed operation's error shape).
+  // 1. The routed request's context (a body over the size limit refused first, in the routed operation's error shape).
   const context = routeStage(state, request, routed);
   if (isRefusal(context)) return refusalResponse(context, routedOperation(routed), null, state.compiled.policy);
-  // 2. Authenticate, 3. validate, 4. select.
-  const refusal = authenticateStage(context) ?? validateStage(context) ?? selectStage(context);
-  if (refusal) return refused(context, refusal);
-  // 5. Ask the state: stateful mode's store, for what this request needs.
+  const read = authenticateStage(context) // 2. the operation's security requirement
+    && validateStage(context) // 3. parameters and body, every violation at once
+    && selectStage(context); // 4. what the client asked for by name, its session, the scripted answer
+  if (!read) return refused(context);
+  // 5. Ask the state: stateful mode's store, for what this request needs (its refusal recorded like a stage's).
   const question = store === null ? null : askStateStage(context);
-  if (question === null) return answerChosen(context, null);
-  return fromTheStore(context, question, (fromState) => answerChosen(context, fromState));
+  if (question === null) return answered(context);
+  return fromTheStore(context, question, () => answered(context));
 }
 
-/** Stages 6 to 10, with the answer from the state when stateful mode gave one. */
-function answerChosen(context: RequestContext, fromState: Choice | Refusal | null): Undelayed {
-  // 6. Choose the answer and its media type; a stream leaves here, its events planned.
-  const choice = chooseStage(context, fromState);
-  if (isRefusal(choice)) return refused(context, choice);
-  const stream = streamStage(context, choice);
-  if (stream !== null) return stream;
-  // 7. Build the body, 8. adjust it to this request and this stub, 9. check it.
-  const built = buildStage(context, choice);
-  if (isRefusal(built)) return refused(context, built);
-  const adjusted = adjustStage(context, choice, built);
-  const problems = checkStage(context, adjusted);
-  if (isRefusal(problems)) return refused(context, problems);
-  // 10. Finish: headers, body, deliveries, a 304. (11. The delay: delayStage.)
-  return finishStage(context, choice, built, adjusted, problems);
+/** Stages 6 to 10, from what stage 5 recorded where stateful mode's store answered. */
+function answered(context: RequestContext): Undelayed {
+  const goesOn = context.refusal === null // none from the store's facts (stage 5)
+    && chooseStage(context) // 6. which answer, in which media type
+    && streamStage(context) // 6b. a stream of events leaves here, its events planned
+    && buildStage(context) // 7. the body
+    && adjustStage(context) // 8. made to agree with this request and this stub
+    && checkStage(context); // 9. checked against the document
+  if (goesOn) finishStage(context); // 10. headers, the body serialized, deliveries, a 304 (11. the delay: delayStage)
+  return context.answer ?? refused(context);
 }
 
-function refused(context: RequestContext, refusal: Refusal): Undelayed {
-  return refusalResponse(refusal, context.operation, context.exampleAsked, context.policy);
+function refused(context: RequestContext): Undelayed {
+  return refusalResponse(context.refusal!, context.operation, context.exampleAsked, context.policy);
 }

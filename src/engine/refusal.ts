@@ -1,4 +1,4 @@
-// Errors are data: a stage that refuses a request returns a Refusal (named in refusals.ts), and
+// Errors are data: a stage that refuses a request records a Refusal (named in refusals.ts), and
 // `refusalResponse` is the one place that turns it into HTTP. Refusals of the API's contract (401, 400, 413, 415, 422)
 // follow the operation's documented error response (shape, media type, headers); refusals of the
 // stub itself (404, 405, unknown scenario) are problem+json, since the API does not describe them.

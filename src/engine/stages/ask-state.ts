@@ -3,8 +3,9 @@
 // a refused request costs it nothing; the pipeline pauses at the question (state-asked.ts) and
 // goes on from the store's facts (answer-from-state.ts), asking again where a drawn id has yet to
 // be checked.
-import type { Choice, Refusal, StateFacts, StateQuestion } from '../engine-types.js';
+import type { StateFacts, StateQuestion } from '../engine-types.js';
 import { answerFromState } from '../answer-from-state.js';
+import { isRefusal } from '../refusal.js';
 import type { Asked } from '../state-asked.js';
 import { stateQuestion } from '../state-question.js';
 import type { RequestContext } from './request-context.js';
@@ -21,12 +22,18 @@ export function askStateStage(context: RequestContext): StateQuestion | null {
   return asksNothing ? stateQuestion(operation, action, context.pathParams, context.query, context.body) : null;
 }
 
-/** The pause at `question`: the rest of the pipeline (`answer`) runs from the answer the store's facts make. */
-export function fromTheStore<R>(context: RequestContext, question: StateQuestion, answer: (fromState: Choice | Refusal | null) => R): Asked<R> {
+/**
+ * The pause at `question`: the store's facts make the state's answer (`fromState`) or its refusal,
+ * recorded on the context, and the rest of the pipeline (`answer`) runs from there.
+ */
+export function fromTheStore<R>(context: RequestContext, question: StateQuestion, answer: () => R): Asked<R> {
   const { operation, action, pathParams, query, body } = context;
   const resume = (asked: StateQuestion) => (facts: StateFacts): R | Asked<R> => {
     const got = answerFromState(operation, action!, asked, facts, pathParams, query, body);
-    return got !== null && 'ask' in got ? { question: got.ask, resume: resume(got.ask) } : answer(got);
+    if (got !== null && 'ask' in got) return { question: got.ask, resume: resume(got.ask) };
+    if (isRefusal(got)) context.refusal = got;
+    else context.fromState = got;
+    return answer();
   };
   return { question, resume: resume(question) };
 }

@@ -3,7 +3,6 @@
 // Prism's `sl-violations` where the policy lists them), its body serialized, what goes out once
 // it is sent (webhooks the fixtures name, callbacks), what it did to the state, and a conditional
 // GET whose ETag still matches answered 304 (conditional-get.ts).
-import type { BuiltResponse, Choice } from '../engine-types.js';
 import { isSuccessStatus } from '../../openapi/success-rule.js';
 import { violationsHeaderText } from '../../common/violations-header.js';
 import { storedAsAnswered } from '../answer-from-state.js';
@@ -14,11 +13,12 @@ import { requestWarnings } from '../request-warnings.js';
 import { seededDelay } from '../script-choice.js';
 import { serializeBody } from '../serialize-body.js';
 import { DEFAULT_SESSION } from '../sessions.js';
-import type { RequestContext, Undelayed } from './request-context.js';
+import type { RequestContext } from './request-context.js';
 
-/** `built`: the answer as the builder made it, whose stored value a stateful change keeps. */
-export function finishStage(context: RequestContext, choice: Choice, built: BuiltResponse, answer: BuiltResponse, problems: string[]): Undelayed {
-  const { state, request, operation, query, selection, session, scripted } = context;
+export function finishStage(context: RequestContext): void {
+  const { state, request, operation, query, selection, session, scripted, problems } = context;
+  const choice = context.choice!;
+  const answer = context.adjusted!;
   const scenario = choice.kind === 'scenario' ? choice.scenario : null;
   const fault = selection.fault ?? scenario?.fault ?? undefined;
   const fired = webhooksToFire(state.triggers?.get(operation.key), scenario?.webhooks);
@@ -30,7 +30,7 @@ export function finishStage(context: RequestContext, choice: Choice, built: Buil
     if (warnings.length > 0 || problems.length > 0) headers['sl-violations'] = violationsHeader([], warnings, problems);
   }
   if (answer.body !== undefined && answer.contentType) headers['content-type'] = answer.contentType;
-  return conditionalGet(operation, request, {
+  context.answer = conditionalGet(operation, request, {
     status: answer.status,
     headers,
     body: answer.body === undefined ? '' : serializeBody(answer.body, answer.exact, answer.contentType, answer.plan?.writeXml ?? null),
@@ -45,7 +45,7 @@ export function finishStage(context: RequestContext, choice: Choice, built: Buil
     ownAnswer: false,
     fault,
     deliveries: sendsOut ? planDeliveries(state.compiled.webhooks, fired, operation, request, context.body, context.pathParams, query) : undefined,
-    stateChange: choice.kind === 'state' ? storedAsAnswered(choice, built) : null,
+    stateChange: choice.kind === 'state' ? storedAsAnswered(choice, context.built!) : null,
   });
 }
 

@@ -1,14 +1,16 @@
 // The one value the pipeline's stages read and fill in for a request (pipeline.ts composes them):
-// what the engine serves from (`EngineState`), the request, and what the stages before found:
-// the operation, the request's body as read, the client's selection and its session. What the
-// stages after selection make (the choice, the built body, the checks) they hand on as values.
+// what the engine serves from (`EngineState`), the request, and what each stage found or made
+// for the stages after it: the operation, the body as read, the client's selection and session,
+// the choice, the body built, adjusted and checked, and at last the answer or the refusal that
+// ends the request. A stage returns whether the request goes on to the next: false once it has
+// recorded a refusal (or, for a stream, made the answer).
 import type { CompiledOperation, CompiledSpec } from '../../openapi/compiled-model.js';
 import type { ExactJson, PlainRequest } from '../../common/plain-http.js';
 import type { CompatPolicy } from '../../config/compat-policy.js';
 import type { DelaySpread } from '../../common/delay-spread.js';
 import type { DocumentWarning } from '../../openapi/document-warnings.js';
 import type { ResourceAction, Resources } from '../../openapi/compile-resources.js';
-import type { Selection } from '../engine-types.js';
+import type { BuiltResponse, Choice, Refusal, Selection } from '../engine-types.js';
 import type { EngineResponse } from '../engine-response.js';
 import type { Scenario, ScenarioTable, Sequence } from '../scenario.js';
 import type { Scripted, ScriptSettings } from '../script-choice.js';
@@ -71,4 +73,21 @@ export interface RequestContext {
   action: ResourceAction | undefined;
   /** The example a refused request names for the refusal's status (`Prefer: code=401, example=expired`). */
   exampleAsked: string | null;
+  /**
+   * The refusal that ends the request, recorded once by the stage that refuses; no stage runs after it.
+   * The results below are each set by one stage and read only by the stages after it, which run only once it is set.
+   */
+  refusal: Refusal | null;
+  /** Stage 5's answer where stateful mode's store gave one. */
+  fromState: Choice | null;
+  /** Stage 6: which answer, in which media type. */
+  choice: Choice | null;
+  /** Stage 7: the body as the builder made it, whose stored value a stateful change keeps. */
+  built: BuiltResponse | null;
+  /** Stage 8: the built answer made to agree with this request and this stub. */
+  adjusted: BuiltResponse | null;
+  /** Stage 9: what checking the adjusted answer against the document found (nothing, nearly always). */
+  problems: string[];
+  /** The answer, once made: by stage 10, or a stream's at stage 6b; no stage runs after it. */
+  answer: Undelayed | null;
 }

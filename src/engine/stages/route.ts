@@ -1,19 +1,15 @@
-// Stage 1, route: which operation answers (engine/route.ts: or 404 / 405), the request as that
-// operation reads it (a form POST to an RPC-style GET answered as that GET), and a body over the
-// size limit refused before anything else reads it.
+// Stage 1, route: the context of the request the routed operation answers (routing itself,
+// engine/route.ts's 404 / 405, is pipeline.ts's `routeRequest`), the request as that operation
+// reads it (a form POST to an RPC-style GET answered as that GET), and a body over the size limit
+// refused before anything else reads it.
 import type { PlainRequest } from '../../common/plain-http.js';
 import type { CompiledOperation } from '../../openapi/compiled-model.js';
 import { formPostAsGet } from '../form-post-as-get.js';
 import { isRefusal } from '../refusal.js';
 import { requestRefusals } from '../refusals.js';
-import { route, type Routed } from '../route.js';
+import type { Routed } from '../route.js';
 import type { Refusal, Selection } from '../engine-types.js';
 import type { EngineState, RequestContext } from './request-context.js';
-
-/** Routing alone, for the callers that decide by the operation before answering (stateful mode). */
-export function routeOf(state: EngineState, request: PlainRequest): Routed | Refusal {
-  return route(state.compiled.routes, request, state.compiled.mounted);
-}
 
 /** The context of a routed request, or its refusal: a 404 / 405, or a body over the limit. */
 export function routeStage(state: EngineState, request: PlainRequest, routed: Routed | Refusal): RequestContext | Refusal {
@@ -47,8 +43,18 @@ function openContext(state: EngineState, request: PlainRequest, operation: Compi
     scripted: null,
     action: undefined,
     exampleAsked: null,
+    refusal: null,
+    fromState: null,
+    choice: null,
+    built: null,
+    adjusted: null,
+    problems: NO_PROBLEMS,
+    answer: null,
   };
 }
+
+/** Problems before the check stage finds any; shared, nothing adds to it. */
+const NO_PROBLEMS: string[] = Object.freeze([]) as unknown as string[];
 
 /** A selection before the request's is read. */
 const NOTHING_ASKED: Selection = Object.freeze({ scenario: null, code: null, example: null, dynamic: null, delayMs: null, fault: null });
