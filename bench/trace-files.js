@@ -104,6 +104,11 @@ async function traceInWorker({ url, dist, requests, endedBefore }) {
   const session = new inspector.Session();
   session.connectToMainThread();
   const post = (method, params = {}) => new Promise((ok, fail) => session.post(method, params, (error, result) => (error ? fail(error) : ok(result))));
+  // The main thread cannot time itself out while it is paused: a trace that never ends lets it go and fails.
+  const watchdog = setTimeout(() => {
+    post('Debugger.disable').catch(() => {});
+    throw new Error('the trace did not end within 120 s');
+  }, 120_000);
   const scripts = new Map();
   session.on('Debugger.scriptParsed', ({ params }) => {
     scripts.set(params.scriptId, params.url);
@@ -185,6 +190,7 @@ async function traceInWorker({ url, dist, requests, endedBefore }) {
   await post('Debugger.disable');
   if (trace.moves === 0) throw new Error('the trace never reached http/serve-request.js serveRequest');
   parentPort.postMessage(trace);
+  clearTimeout(watchdog);
   clearInterval(alive);
 }
 
