@@ -32,8 +32,10 @@ export type { EngineState } from './stages/request-context.js';
  * `stateChange`). `routed`: stage 1's routing when the caller already routed the request (`routeRequest`).
  */
 export function handleRequest(state: EngineState, request: PlainRequest, store?: StateReader, routed = routeRequest(state, request)): EngineResponse {
-  const response = answer(state, request, store ?? null, routed);
-  return delayStage(state, isAsked(response) ? answerAtOnce(response, store!) : response);
+  // Without a store the pipeline asks nothing, so it never pauses.
+  if (store === undefined) return delayStage(state, answer(state, request, null, routed));
+  const response = answer(state, request, store, routed);
+  return delayStage(state, isAsked(response) ? answerAtOnce(response, store) : response);
 }
 
 /**
@@ -66,6 +68,8 @@ export function touchesState(state: EngineState, routed: Routed | Refusal): bool
 }
 
 /** The stages in order, the store asked between reading the request and answering it where stateful mode answers it. */
+function answer(state: EngineState, request: PlainRequest, store: null, routed: Routed | Refusal): Undelayed;
+function answer(state: EngineState, request: PlainRequest, store: StateReader | typeof ASKING, routed: Routed | Refusal): Undelayed | Asked<Undelayed>;
 function answer(state: EngineState, request: PlainRequest, store: StateReader | typeof ASKING | null, routed: Routed | Refusal): Undelayed | Asked<Undelayed> {
   // 1. The routed request's context (a body over the size limit refused first, in the routed operation's error shape).
   const context = routeStage(state, request, routed);
