@@ -81,7 +81,7 @@ function answer(state: EngineState, request: PlainRequest, store: StateReader | 
   // 5. Ask the state: stateful mode's store, for what this request needs (its refusal recorded like a stage's).
   const question = store === null ? null : askStateStage(context);
   if (question === null) return answered(context);
-  return fromTheStore(context, question, () => answered(context));
+  return fromTheStore(context, question, answered);
 }
 
 /** Stages 6 to 10, from what stage 5 recorded where stateful mode's store answered. */

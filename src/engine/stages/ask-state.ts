@@ -24,16 +24,20 @@ export function askStateStage(context: RequestContext): StateQuestion | null {
 
 /**
  * The pause at `question`: the store's facts make the state's answer (`fromState`) or its refusal,
- * recorded on the context, and the rest of the pipeline (`answer`) runs from there.
+ * and the rest of the pipeline (`answer`) runs from there. Each resume goes on from a copy of the
+ * context as it was at the pause: a request whose change a store shared with other processes
+ * refused (another changed the item first) is resumed again, and answered anew, from the facts as
+ * they are then.
  */
-export function fromTheStore<R>(context: RequestContext, question: StateQuestion, answer: () => R): Asked<R> {
+export function fromTheStore<R>(context: RequestContext, question: StateQuestion, answer: (resumed: RequestContext) => R): Asked<R> {
   const { operation, action, pathParams, query, body } = context;
   const resume = (asked: StateQuestion) => (facts: StateFacts): R | Asked<R> => {
     const got = answerFromState(operation, action!, asked, facts, pathParams, query, body);
     if (got !== null && 'ask' in got) return { question: got.ask, resume: resume(got.ask) };
-    if (isRefusal(got)) context.refusal = got;
-    else context.fromState = got;
-    return answer();
+    const resumed = { ...context };
+    if (isRefusal(got)) resumed.refusal = got;
+    else resumed.fromState = got;
+    return answer(resumed);
   };
   return { question, resume: resume(question) };
 }
